@@ -1,0 +1,190 @@
+"""The ``gemtable`` command: serve, simulate, replay, bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gemtable.games import GameError, GameRecord, find_game, replay
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except GameError as exc:
+        print(f"gemtable: {exc}", file=sys.stderr)
+        return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gemtable", description="A game table for friends, on their phones.")
+    commands = parser.add_subparsers(metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the game server")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", type=Path, default=None, help="data folder (default: ~/.local/share/gemtable)")
+    serve.add_argument("--redis", default=None, help="cluster mode: a Redis URL (or GEMTABLE_REDIS)")
+    serve.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    serve.set_defaults(run=_serve)
+
+    sim = commands.add_parser("simulate", help="a tournament between bots")
+    sim.add_argument("game", nargs="?", default="expedition", help="expedition (default) or booty")
+    sim.add_argument("--bots", default=None, help="comma-separated bot names (default: every bot)")
+    sim.add_argument("--games", type=int, default=2000)
+    sim.add_argument("--players", default="2-8", help="a count or a range such as 3-6")
+    sim.add_argument("--preset", default=None, help="rules preset (default: the game's first)")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sim.set_defaults(run=_simulate)
+
+    rep = commands.add_parser("replay", help="replay a game record and print its outcome")
+    rep.add_argument("file", type=Path, help="a record as JSON (or - for standard input)")
+    rep.add_argument("--json", action="store_true")
+    rep.set_defaults(run=_replay)
+
+    bench = commands.add_parser("bench", help="benchmarks")
+    kinds = bench.add_subparsers(metavar="KIND")
+    eng = kinds.add_parser("engine", help="whole expedition games per second, one core")
+    eng.add_argument("--seconds", type=float, default=3.0)
+    eng.add_argument("--players", type=int, default=5)
+    eng.add_argument("--json", action="store_true")
+    eng.set_defaults(run=_bench_engine)
+    bots = kinds.add_parser("bots", help="how long a bot takes to decide")
+    bots.add_argument("--bot", default="montecarlo")
+    bots.add_argument("--players", type=int, default=8)
+    bots.add_argument("--games", type=int, default=20)
+    bots.add_argument("--json", action="store_true")
+    bots.set_defaults(run=_bench_bots)
+    _add_server_bench(kinds)
+    return parser
+
+
+def _add_server_bench(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    try:
+        from gemtable.bench.server import add_arguments
+    except ImportError:  # pragma: no cover - until the server exists
+        return
+    add_arguments(kinds)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from gemtable.server.run import serve
+
+    return serve(args)
+
+
+def _players(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        lo, hi = int(low), int(high or low)
+    except ValueError:
+        raise GameError(f"players must be a number or a range like 2-8, not {text!r}") from None
+    return lo, hi
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from gemtable.bots import bot_names
+    from gemtable.simulate import Tournament, check_bots, run
+
+    game = find_game(args.game)
+    if game.name == "booty":
+        from gemtable.games.booty.report import print_report
+
+        return print_report(args)
+    bots = tuple(args.bots.split(",")) if args.bots else tuple(bot_names(game.name))
+    check_bots(game.name, bots)
+    low, high = _players(args.players)
+    if not game.min_seats <= low <= high <= game.max_seats:
+        raise GameError(f"{game.name} takes {game.min_seats} to {game.max_seats} players")
+    preset = args.preset or game.presets()[0]
+    rules = game.rules_json(preset, {})
+    tournament = Tournament(game.name, rules, bots, args.games, low, high, args.seed)
+    if args.json:
+        results = run(tournament, args.jobs)
+        print(json.dumps(results.to_json(tournament), indent=2))
+        return 0
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"{args.games} games", total=args.games)
+        results = run(tournament, args.jobs, lambda n: progress.advance(task, n))
+    summary = results.to_json(tournament)
+    table = Table(title=f"{game.title}: {results.games} games, {low}-{high} players, seed {args.seed}")
+    for column in ("bot", "seats", "win rate", "mean score"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for name, row in summary["bots"].items():
+        table.add_row(name, str(row["seats"]), f"{row['win_rate']:.1%}", f"{row['mean_score']:.2f}")
+    Console().print(table)
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text("utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GameError(f"{args.file} is not JSON: {exc}") from exc
+    record = GameRecord.from_json(data.get("record", data) if isinstance(data, dict) else data)
+    state = replay(record)
+    scores, winners = state.scores(), state.winners()
+    matches = record.scores is None or (record.scores == scores and sorted(record.winners or []) == winners)
+    outcome = {
+        "game": record.game,
+        "over": state.is_over(),
+        "scores": scores,
+        "winners": winners,
+        "matches_record": matches,
+    }
+    if args.json:
+        print(json.dumps(outcome))
+    else:
+        print(f"{record.game}: {'finished' if state.is_over() else 'unfinished'} after {len(record.inputs)} inputs")
+        for seat, score in enumerate(scores):
+            print(f"  seat {seat}: {score}{'  (winner)' if seat in winners else ''}")
+        if record.scores is not None:
+            print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
+    return 0 if matches else 1
+
+
+def _bench_engine(args: argparse.Namespace) -> int:
+    from gemtable.bench.engine import engine
+
+    result = engine(args.seconds, args.players)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['games_per_second']:,} games/s ({result['games']:,} games of {result['players']} "
+            f"{result['bot']} bots in {result['seconds']} s, one core, Python {result['python']})"
+        )
+    return 0
+
+
+def _bench_bots(args: argparse.Namespace) -> int:
+    from gemtable.bench.engine import decisions
+
+    result = decisions(args.bot, args.players, args.games)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['bot']} at {result['players']} players: {result['decisions']} decisions, "
+            f"p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

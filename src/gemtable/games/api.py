@@ -1,0 +1,184 @@
+"""The one small API every game speaks.
+
+The table, the bots, the simulator, storage and the client only ever use what is
+defined here, so none of them branches on a game's name.  A game is a class
+registered by name (see ``gemtable.games``); its state is a mutable object with
+a handful of methods, in the spirit of OpenSpiel's games:
+
+* ``needs_roster()`` / ``start_round(seats)`` — between rounds (caves, or the
+  start of a game) the table says which seats take part in the next one.
+  Late arrivals and players who come back enter here; away players are left out.
+* ``to_act()`` — the seats that must decide now.  ``simultaneous`` says whether
+  they decide at the same time in secret (the expedition) or one after another
+  (Booty Hunter).
+* ``legal_moves(seat)``, ``apply(seat, move)`` — moves are short strings, parsed
+  and formatted by the game (like a chess move in UCI), so records, the wire and
+  storage never need to know their shape.  An illegal move raises
+  :class:`IllegalMove` and leaves the state untouched.
+* ``apply_joint({seat: move})`` — the moves of every seat asked to act, at once:
+  a simultaneous game's reveal in one call (OpenSpiel's joint action).
+* ``default_move(seat)`` — what silence means when a deadline passes.
+* ``is_over()``, ``scores()``, ``winners()``.
+* ``view(seat)`` — everything that seat may know, and nothing else;
+  ``view(None)`` is a spectator's.  Secrets are hidden here and nowhere else.
+* ``record()`` — rules, seats, seed and every input, from which
+  :func:`replay` rebuilds the same game.
+
+Rules are pure: no clock, no I/O, standard library only.  Randomness is a seeded
+``random.Random`` inside the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+
+JSON: TypeAlias = Any
+"""A value made of dicts, lists, strings, numbers, booleans and None."""
+
+Move: TypeAlias = str
+
+
+class GameError(ValueError):
+    """Base of every error a game raises on bad input."""
+
+
+class IllegalMove(GameError):
+    """A move that the rules do not allow now; the state is left untouched."""
+
+
+class UnknownSeat(IllegalMove):
+    """A seat number that is not at this game."""
+
+
+class NotYourTurn(IllegalMove):
+    """A seat that is not asked to act now."""
+
+
+class BadRules(GameError):
+    """Rules or options that do not describe a playable game."""
+
+
+class BadRecord(GameError):
+    """A game record that cannot be replayed."""
+
+
+@runtime_checkable
+class SeatView(Protocol):
+    """What one seat (or a spectator, seat None) may see of a game."""
+
+    seat: int | None
+
+    def to_json(self) -> JSON: ...
+
+
+class GameState(Protocol):
+    """The state of one game.  See the module documentation."""
+
+    game: ClassVar[str]
+    simultaneous: ClassVar[bool]
+
+    @property
+    def seats(self) -> int: ...
+
+    def needs_roster(self) -> bool: ...
+
+    def start_round(self, seats: Collection[int]) -> None: ...
+
+    def to_act(self) -> frozenset[int]: ...
+
+    def legal_moves(self, seat: int) -> Sequence[Move]: ...
+
+    def apply(self, seat: int, move: Move) -> None: ...
+
+    def apply_joint(self, moves: dict[int, Move]) -> None:
+        """A move for every seat in ``to_act()`` at once (one seat in a turn-based game)."""
+        ...
+
+    def default_move(self, seat: int) -> Move: ...
+
+    def is_over(self) -> bool: ...
+
+    def scores(self) -> list[int]: ...
+
+    def winners(self) -> list[int]: ...
+
+    def view(self, seat: int | None) -> SeatView: ...
+
+    def record(self) -> GameRecord: ...
+
+
+class Game(Protocol):
+    """A kind of game: a name, its presets and how to start one."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+
+    @classmethod
+    def presets(cls) -> Sequence[str]: ...
+
+    @classmethod
+    def rules_json(cls, preset: str, options: Mapping[str, JSON]) -> JSON:
+        """Validate a host's choice of preset and options; return the full rules as JSON."""
+        ...
+
+    @classmethod
+    def new(
+        cls, rules: JSON, seats: int, seed: int, script: JSON | None = None
+    ) -> GameState:
+        """A new game.  ``script`` fixes the random parts (a deck, a bag) for tests."""
+        ...
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to replay a game: rules, seats, seed and inputs in order.
+
+    ``inputs`` holds ``["round", [seats...]]`` for every roster and
+    ``[seat, move]`` for every move, in the order they were applied.
+    """
+
+    game: str
+    rules: JSON
+    seats: int
+    seed: int
+    script: JSON | None = None
+    inputs: list[JSON] = field(default_factory=list)
+    scores: list[int] | None = None
+    winners: list[int] | None = None
+
+    def to_json(self) -> JSON:
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "seats": self.seats,
+            "seed": self.seed,
+            "script": self.script,
+            "inputs": self.inputs,
+            "scores": self.scores,
+            "winners": self.winners,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> GameRecord:
+        if not isinstance(data, dict):
+            raise BadRecord("a game record is a JSON object")
+        try:
+            inputs = data.get("inputs", [])
+            if not isinstance(inputs, list):
+                raise BadRecord("inputs must be a list")
+            return cls(
+                game=str(data["game"]),
+                rules=data["rules"],
+                seats=int(data["seats"]),
+                seed=int(data["seed"]),
+                script=data.get("script"),
+                inputs=list(inputs),
+                scores=data.get("scores"),
+                winners=data.get("winners"),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadRecord(f"not a game record: {exc}") from exc

@@ -1,0 +1,133 @@
+"""Figures from many games played by bots: does the tile set play well?
+
+Not part of the rules: it drives games with bots and counts.  Deterministic for a
+seed: every game seed and every bot's generator come from one
+``random.Random(seed)``.
+
+Run it with ``python -m gemtable.games.booty.report --games 2000 --seed 1 --bots random``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gemtable.bots import Bot, make_bot
+from gemtable.games.booty.game import BootyHunter
+from gemtable.games.booty.rules import PLAYERS
+from gemtable.games.booty.scoring import MODES, totals
+from gemtable.games.booty.state import BootyState
+
+NAME = BootyHunter.name
+
+
+@dataclass(frozen=True)
+class GameFigures:
+    """What one finished game showed."""
+
+    draws: int
+    set_aside: int
+    placements: int
+    diamonds: int
+    scores: dict[int, list[int]]
+    """Final scores under each mode, whichever mode the bots played for."""
+
+    def winner_changed(self) -> bool:
+        return _winners(self.scores[1]) != _winners(self.scores[2])
+
+
+def play(seed: int, bots: Sequence[Bot], rngs: Sequence[random.Random], mode: int = 1) -> BootyState:
+    """One whole game, each seat played by its bot."""
+    state = BootyHunter.new({"scoring": mode}, PLAYERS, seed)
+    state.start_round(range(PLAYERS))
+    while not state.is_over():
+        (seat,) = state.to_act()
+        move = bots[seat].choose(state.view(seat), state.legal_moves(seat), rngs[seat])
+        state.apply(seat, move)
+    return state
+
+
+def figures(state: BootyState) -> GameFigures:
+    return GameFigures(
+        draws=state.draws,
+        set_aside=len(state.set_aside),
+        placements=state.placements,
+        diamonds=len(state.board.diamonds()),
+        scores={mode: totals(state.board, mode) for mode in MODES},
+    )
+
+
+def simulate(games: int, seed: int, bots: Sequence[str], mode: int = 1) -> dict[str, object]:
+    """Play ``games`` games with ``bots`` (one name for every seat, or one per seat) and sum up.
+
+    Keys: ``games``, ``seed``, ``bots``, ``mode_played``, ``draws``, ``unfit_draws``,
+    ``unfit_fraction`` (drawn tiles that fitted nowhere), ``placements_per_game``,
+    ``diamonds_per_game`` (mean), ``diamonds_max``, ``points_per_player`` and
+    ``points_per_seat`` (means, by mode ``"1"`` / ``"2"``), ``winner_changed`` (games whose
+    winners differ between the modes) and ``winner_changed_fraction``.
+    """
+    names = list(bots) * PLAYERS if len(bots) == 1 else list(bots)
+    if len(names) != PLAYERS or games < 1:
+        raise ValueError("give one bot name, or one per seat, and at least one game")
+    master = random.Random(seed)
+    played = []
+    for _ in range(games):
+        game_seed = master.randrange(2**32)
+        rngs = [random.Random(master.randrange(2**32)) for _ in range(PLAYERS)]
+        played.append(figures(play(game_seed, [make_bot(NAME, name) for name in names], rngs, mode)))
+    return _summary(played, seed, names, mode)
+
+
+def _summary(played: list[GameFigures], seed: int, names: list[str], mode: int) -> dict[str, object]:
+    games = len(played)
+    draws = sum(game.draws for game in played)
+    unfit = sum(game.set_aside for game in played)
+    changed = sum(1 for game in played if game.winner_changed())
+    return {
+        "games": games,
+        "seed": seed,
+        "bots": names,
+        "mode_played": mode,
+        "draws": draws,
+        "unfit_draws": unfit,
+        "unfit_fraction": round(unfit / draws, 4),
+        "placements_per_game": round(sum(game.placements for game in played) / games, 2),
+        "diamonds_per_game": round(sum(game.diamonds for game in played) / games, 2),
+        "diamonds_max": max(game.diamonds for game in played),
+        "points_per_player": {
+            str(m): round(sum(sum(game.scores[m]) for game in played) / (games * PLAYERS), 2) for m in MODES
+        },
+        "points_per_seat": {
+            str(m): [
+                round(sum(game.scores[m][seat] for game in played) / games, 2) for seat in range(PLAYERS)
+            ]
+            for m in MODES
+        },
+        "winner_changed": changed,
+        "winner_changed_fraction": round(changed / games, 4),
+    }
+
+
+def _winners(scores: list[int]) -> list[int]:
+    best = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Booty Hunter: figures from games played by bots")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", nargs="+", default=["random"])
+    parser.add_argument("--mode", type=int, choices=MODES, default=1, help="the mode the bots play for")
+    args = parser.parse_args(argv)
+    print(json.dumps(simulate(args.games, args.seed, args.bots, args.mode), indent=2))
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["GameFigures", "figures", "main", "play", "simulate"]

@@ -1,0 +1,443 @@
+"""The state of one expedition, and the rules that move it on.
+
+One object, mutated in place by three inputs:
+
+* ``start_round(seats)`` — the seats that walk into the next cave; its first
+  card is turned at once;
+* ``apply(seat, "deeper" | "camp")`` — one explorer's secret choice; when the
+  last explorer inside has chosen, every choice is revealed together: leavers
+  bank what they carry and share the path, and if anyone is still inside the
+  next card is turned;
+* nothing else: no clock.  Silence at a deadline is the table's business; it
+  sends ``default_move(seat)``, which is always ``camp``.
+
+The deck of a cave is drawn lazily: each card is picked uniformly from the
+cards not yet drawn, which is a Fisher–Yates shuffle done one card at a time,
+so a cave costs only the cards it turns.  A ``script`` (one list of card names
+per cave) replaces the random order for tests.
+
+Conservation is kept as plain counters (``revealed``, ``lost``, ``returned``),
+so property tests can check that no gem is ever created or destroyed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from gemtable.games.api import (
+    JSON,
+    BadRules,
+    GameRecord,
+    IllegalMove,
+    NotYourTurn,
+    UnknownSeat,
+)
+from gemtable.games.expedition.cards import RELIC, card_name, parse_card
+from gemtable.games.expedition.rules import ExpeditionRules
+
+if TYPE_CHECKING:
+    from gemtable.games.expedition.view import ExpeditionView
+
+DEEPER = "deeper"
+CAMP = "camp"
+MOVES: tuple[str, str] = (DEEPER, CAMP)
+_MOVE_SET = frozenset(MOVES)
+
+ROSTER, CHOOSE, OVER = "roster", "choose", "over"
+
+
+class Takes:
+    """What the leavers of one reveal took out of the cave."""
+
+    __slots__ = ("banked", "path_share", "relics")
+
+    def __init__(self, banked: tuple[int, ...], path_share: int) -> None:
+        self.banked = banked
+        """What each leaver was carrying, in seat order."""
+        self.path_share = path_share
+        """Loose path gems each leaver took."""
+        self.relics: list[int] = []
+        """Values of the relics a lone leaver carried out."""
+
+
+class ExpeditionState:
+    """One game of the expedition.  See the module documentation."""
+
+    game: ClassVar[str] = "expedition"
+    simultaneous: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        rules: ExpeditionRules,
+        seats: int,
+        seed: int,
+        script: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        if not 1 <= seats <= rules.max_players:
+            raise BadRules(f"seats must be between 1 and {rules.max_players}")
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._random = self.rng.random
+        self.script: list[list[int]] | None = None
+        if script is not None:
+            self.script = [[parse_card(name) for name in cave] for cave in script]
+        self._script_json = [list(cave) for cave in script] if script is not None else None
+        self._seats = seats
+        self.phase = ROSTER
+        self.cave = 0
+        # The game's deck, cave after cave: treasures and hazards less removals,
+        # plus the relics that joined and were never revealed.
+        self.deck: list[int] = rules.base_deck()
+        self.removed: list[int] = []
+        self.relics_in_deck = 0
+        self.relics_out = 0
+        self.pile: list[int] = []
+        self._cave_cards: list[int] = []
+        self._drawn = 0
+        self.path: list[int] = []
+        self.path_gems: list[int] = []
+        self.hazards_seen = [False] * 5
+        self.inside: list[int] = []
+        self._inside_set: frozenset[int] = frozenset()
+        self.choices: dict[int, str] = {}
+        self.carried = [0] * seats
+        self.chest = [0] * seats
+        self.relics_held: list[list[int]] = [[] for _ in range(seats)]
+        self.relic_points = [0] * seats
+        self.present: list[int] = []
+        self.played = [False] * seats
+        self.last_choices: dict[int, str] | None = None
+        """Every choice of the last reveal (public once revealed)."""
+        self.last_takes: Takes | None = None
+        """What the leavers of the last reveal took, if anyone walked out."""
+        self.collapsed_by: int | None = None
+        self.deck_ran_out = False
+        self.chest_by_cave: list[list[int]] = []
+        self.inputs: list[JSON] = []
+        # Conservation counters.
+        self.revealed = 0
+        self.lost = 0
+        self.returned = 0
+        self.relics_revealed = 0
+        self.relics_left = 0
+
+    # --- the game API -----------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return self._seats
+
+    def needs_roster(self) -> bool:
+        return self.phase == ROSTER
+
+    def start_round(self, seats: Collection[int]) -> None:
+        """Open the next cave with ``seats`` walking in together."""
+        if self.phase != ROSTER:
+            raise IllegalMove("a cave is under way" if self.phase == CHOOSE else "the game is over")
+        chosen = set(seats)
+        if len(chosen) != len(seats):
+            raise IllegalMove("a seat cannot walk in twice")
+        for seat in chosen:
+            if type(seat) is not int or not 0 <= seat < self._seats:
+                self._check_seat(seat)
+        explorers = sorted(chosen)
+        least = self.rules.min_players if self.cave == 0 else 1
+        if len(explorers) < least:
+            raise IllegalMove(f"at least {least} explorers must walk in")
+        self.inputs.append(["round", explorers])
+        self._open_cave(explorers)
+
+    def to_act(self) -> frozenset[int]:
+        if self.phase != CHOOSE:
+            return frozenset()
+        choices = self.choices
+        if not choices:
+            return self._inside_set
+        return frozenset(seat for seat in self.inside if seat not in choices)
+
+    def legal_moves(self, seat: int) -> Sequence[str]:
+        if seat in self._inside_set and seat not in self.choices:
+            return MOVES
+        self._check_seat(seat)
+        return ()
+
+    def apply(self, seat: int, move: str) -> None:
+        """One explorer's choice; the reveal follows the last one."""
+        self._check_open()
+        if seat not in self.inside:
+            self._check_seat(seat)
+            raise NotYourTurn(f"seat {seat} is not inside the cave")
+        if seat in self.choices:
+            raise IllegalMove(f"seat {seat} has already chosen")
+        if move != DEEPER and move != CAMP:
+            raise IllegalMove(f"a choice is 'deeper' or 'camp', not {move!r}")
+        choices = self.choices
+        choices[seat] = move
+        if len(choices) == len(self.inside):
+            self.choices = {}
+            self._reveal(choices)
+
+    def apply_joint(self, choices: dict[int, str]) -> None:
+        """Every explorer's choice at once (OpenSpiel's joint action): the reveal.
+
+        The same as one ``apply`` per explorer inside, in one call; the
+        simulator and the benchmark use it.  ``choices`` must name exactly the
+        explorers inside who have not chosen yet.
+        """
+        if self.phase != CHOOSE:
+            self._check_open()
+        pending = self.choices
+        if pending:
+            choices = {**pending, **choices}
+        if choices.keys() != self._inside_set or len(choices) != len(self.inside):
+            raise IllegalMove("a joint choice names every explorer inside who has not chosen, once")
+        if not _MOVE_SET.issuperset(choices.values()):
+            raise IllegalMove("a choice is 'deeper' or 'camp'")
+        self.choices = {}
+        self._reveal(choices)
+
+    def _check_open(self) -> None:
+        if self.phase != CHOOSE:
+            raise IllegalMove("no choice is open: " + ("the game is over" if self.phase == OVER else "between caves"))
+
+    def default_move(self, seat: int) -> str:
+        """Silence means camp: the clock never gambles a player's gems."""
+        return CAMP
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        """Banked gems plus relic values, per seat."""
+        return [gems + relics for gems, relics in zip(self.chest, self.relic_points, strict=True)]
+
+    def winners(self) -> list[int]:
+        """The seats with the highest score among those who played (all share a tie)."""
+        scores = self.scores()
+        players = [s for s in range(self._seats) if self.played[s]]
+        if not players:
+            return []
+        best = max(scores[s] for s in players)
+        return [s for s in players if scores[s] == best]
+
+    def view(self, seat: int | None) -> ExpeditionView:
+        from gemtable.games.expedition.view import ExpeditionView
+
+        if seat is not None:
+            self._check_seat(seat)
+        return ExpeditionView(self, seat)
+
+    def record(self) -> GameRecord:
+        over = self.phase == OVER
+        return GameRecord(
+            game=self.game,
+            rules=self.rules.to_json(),
+            seats=self._seats,
+            seed=self.seed,
+            script=self._script_json,
+            inputs=self._inputs_json(),
+            scores=self.scores() if over else None,
+            winners=self.winners() if over else None,
+        )
+
+    def _inputs_json(self) -> list[JSON]:
+        """Rosters as ``["round", seats]``, choices as ``[seat, move]`` in seat order."""
+        out: list[JSON] = []
+        for item in self.inputs:
+            if isinstance(item, dict):
+                out.extend([seat, item[seat]] for seat in sorted(item))
+            else:
+                out.append(list(item))
+        return out
+
+    # --- what can be seen -------------------------------------------------------------
+
+    def cave_deck(self) -> list[int]:
+        """The cards of the current cave's deck (public), in no particular order."""
+        return self.deck + [RELIC] * self.relics_in_deck if self.phase == ROSTER else self._cave_cards
+
+    def unseen(self) -> list[int]:
+        """The cards of this cave not yet turned (their order is the secret)."""
+        return list(self.pile)
+
+    # --- the rules --------------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < self._seats:
+            raise UnknownSeat(f"there is no seat {seat!r}")
+
+    def _open_cave(self, explorers: list[int]) -> None:
+        self.cave += 1
+        if self.rules.relics:
+            self.relics_in_deck += 1
+        self._cave_cards = self.deck + [RELIC] * self.relics_in_deck
+        self.pile = list(self._cave_cards)
+        self._drawn = 0
+        self.path = []
+        self.path_gems = []
+        self.hazards_seen = [False] * 5
+        self.inside = explorers
+        self._inside_set = frozenset(explorers)
+        self.present = list(explorers)
+        for seat in explorers:
+            self.played[seat] = True
+        self.last_choices = None
+        self.last_takes = None
+        self.collapsed_by = None
+        self.deck_ran_out = False
+        self.phase = CHOOSE
+        self._turn_card()
+
+    def _draw_scripted(self) -> int | None:
+        pile = self.pile
+        script = self.script or []
+        cave = script[self.cave - 1] if self.cave <= len(script) else []
+        if self._drawn >= len(cave):
+            return None
+        card = cave[self._drawn]
+        self._drawn += 1
+        if card in pile:
+            pile.remove(card)
+        return card
+
+    def _turn_card(self) -> None:
+        pile = self.pile
+        if self.script is not None:
+            drawn = self._draw_scripted()
+            if drawn is None:
+                self._deck_runs_out()
+                return
+            card = drawn
+        elif pile:
+            # One step of a Fisher-Yates shuffle: a uniform pick among the unseen cards.
+            index = int(self._random() * len(pile))
+            card = pile[index]
+            pile[index] = pile[-1]
+            pile.pop()
+        else:
+            self._deck_runs_out()
+            return
+        self.path.append(card)
+        inside = self.inside
+        if card > 0:
+            self.revealed += card
+            share, rest = divmod(card, len(inside))
+            carried = self.carried
+            for seat in inside:
+                carried[seat] += share
+            self.path_gems.append(rest)
+            return
+        self.path_gems.append(0)
+        if card == RELIC:
+            self.relics_in_deck = max(0, self.relics_in_deck - 1)
+            self.relics_revealed += 1
+            return
+        kind = -1 - card
+        if self.hazards_seen[kind]:
+            self._collapse(card)
+        else:
+            self.hazards_seen[kind] = True
+
+    def _collapse(self, card: int) -> None:
+        carried = self.carried
+        for seat in self.inside:
+            self.lost += carried[seat]
+            carried[seat] = 0
+        self.collapsed_by = card
+        for _ in range(self.rules.collapse_removes):
+            if card in self.deck:  # a scripted deck may repeat a kind beyond its copies
+                self.deck.remove(card)
+                self.removed.append(card)
+        self.inside = []
+        self._inside_set = frozenset()
+        self._end_cave()
+
+    def _deck_runs_out(self) -> None:
+        """Cannot happen under the presets; explorers walk out with what they carry."""
+        self.deck_ran_out = True
+        for seat in self.inside:
+            self.chest[seat] += self.carried[seat]
+            self.carried[seat] = 0
+        self.inside = []
+        self._inside_set = frozenset()
+        self._end_cave()
+
+    def _reveal(self, choices: dict[int, str]) -> None:
+        self.inputs.append(choices)
+        self.last_choices = choices
+        if CAMP not in choices.values():
+            self.last_takes = None
+            self._turn_card()
+            return
+        inside = self.inside
+        deeper = [seat for seat in inside if choices[seat] == DEEPER]
+        self._walk_out([seat for seat in inside if choices[seat] != DEEPER])
+        self.inside = deeper
+        self._inside_set = frozenset(deeper)
+        if deeper:
+            self._turn_card()
+        else:
+            self._end_cave()
+
+    def _walk_out(self, leavers: list[int]) -> None:
+        carried, chest = self.carried, self.chest
+        share = self._share_path(len(leavers))
+        takes = Takes(tuple(carried[seat] for seat in leavers), share)
+        self.last_takes = takes
+        for seat in leavers:
+            chest[seat] += carried[seat] + share
+            carried[seat] = 0
+        if len(leavers) == 1 and RELIC in self.path:
+            self._carry_relics(leavers[0], takes)
+
+    def _share_path(self, count: int) -> int:
+        gems = self.path_gems
+        if self.rules.path_split == "per_card":
+            share = 0
+            for i, lying in enumerate(gems):
+                if lying >= count:
+                    each = lying // count
+                    share += each
+                    gems[i] = lying - each * count
+            return share
+        total = sum(gems)
+        share = total // count
+        taking = share * count
+        for i, lying in enumerate(gems):
+            if not taking:
+                break
+            took = min(lying, taking)
+            gems[i] = lying - took
+            taking -= took
+        return share
+
+    def _carry_relics(self, seat: int, takes: Takes) -> None:
+        path = self.path
+        for i, card in enumerate(path):
+            if card == RELIC:
+                value = self.rules.relic_value(self.relics_out)
+                self.relics_out += 1
+                self.relics_held[seat].append(value)
+                self.relic_points[seat] += value
+                takes.relics.append(value)
+                path[i] = _TAKEN_RELIC
+
+    def _end_cave(self) -> None:
+        self.returned += sum(self.path_gems)
+        self.path_gems = [0] * len(self.path)
+        self.relics_left += self.path.count(RELIC)
+        self.chest_by_cave.append(self.scores())
+        self.phase = OVER if self.cave >= self.rules.caves else ROSTER
+
+
+_TAKEN_RELIC = -99
+"""A relic card that a lone leaver carried out: it stays on the path as an empty slot."""
+
+
+def path_card_name(card: int) -> str:
+    """The name of a card as it lies on the path ("relic-taken" once carried out)."""
+    return "relic-taken" if card == _TAKEN_RELIC else card_name(card)
+

@@ -1,0 +1,146 @@
+"""What one seat (or a spectator) may see of an expedition.
+
+This is the one place where secrets are hidden.  A view is a live, read-only
+window onto the state: bots read its properties on every decision (cheaply, no
+copy), and the server sends ``to_json()`` to a phone.
+
+Public, as at the table: the path and its loose gems, the hazards seen, which
+cards left the game, how many cards are left, who is inside, what everyone
+carries and which relics they hold.  Secret: the order of the deck (a view
+knows only which cards are still unseen, never their order), and every chest
+but the viewer's own until the game is over.  Pending choices are not in the
+engine's view at all: the table keeps them until the reveal.
+"""
+
+from __future__ import annotations
+
+from gemtable.games.api import JSON
+from gemtable.games.expedition.cards import HAZARD_KINDS, RELIC, card_name
+from gemtable.games.expedition.state import DEEPER, OVER, ExpeditionState, path_card_name
+
+
+class ExpeditionView:
+    """A seat's window onto the game (``seat`` None: a spectator's)."""
+
+    __slots__ = ("_carried", "_index", "_state", "seat")
+
+    def __init__(self, state: ExpeditionState, seat: int | None) -> None:
+        self._state = state
+        self.seat = seat
+        # ``carried`` is read on every decision: keep its lookup to one index.
+        self._carried = state.carried if seat is not None else [0]
+        self._index = seat if seat is not None else 0
+
+    # --- for bots ----------------------------------------------------------------------
+
+    @property
+    def carried(self) -> int:
+        """Gems this seat carries (0 for a spectator)."""
+        return self._carried[self._index]
+
+    @property
+    def inside(self) -> list[int]:
+        return self._state.inside
+
+    @property
+    def path_gems(self) -> int:
+        """Loose gems lying on the path."""
+        return sum(self._state.path_gems)
+
+    @property
+    def relics_on_path(self) -> int:
+        return self._state.path.count(RELIC)
+
+    def relic_worth(self, count: int) -> int:
+        """What the next ``count`` relics carried out would be worth together."""
+        state = self._state
+        return sum(state.rules.relic_value(state.relics_out + i) for i in range(count))
+
+    @property
+    def hazards_seen(self) -> list[bool]:
+        """For each hazard kind, whether it lies on this cave's path."""
+        return self._state.hazards_seen
+
+    def unseen(self) -> list[int]:
+        """The cards of this cave not yet turned, sorted: which ones, never their order."""
+        return sorted(self._state.pile)
+
+    def deadly_unseen(self) -> int:
+        """Unseen cards that would collapse the cave."""
+        seen = self._state.hazards_seen
+        return sum(1 for card in self._state.pile if card < 0 and seen[-1 - card])
+
+    def collapse_chance(self) -> float:
+        """The chance that the next card collapses the cave."""
+        left = len(self._state.pile)
+        return self.deadly_unseen() / left if left else 0.0
+
+    @property
+    def cave(self) -> int:
+        return self._state.cave
+
+    # --- for the wire -----------------------------------------------------------------
+
+    def to_json(self) -> JSON:
+        state = self._state
+        over = state.phase == OVER
+        data: JSON = {
+            "game": state.game,
+            "seat": self.seat,
+            "rules": state.rules.to_json(),
+            "phase": state.phase,
+            "cave": state.cave,
+            "caves": state.rules.caves,
+            "path": [
+                {"card": path_card_name(card), "gems": gems}
+                for card, gems in zip(state.path, state.path_gems, strict=True)
+            ],
+            "danger": [kind for kind, seen in zip(HAZARD_KINDS, state.hazards_seen, strict=True) if seen],
+            "deck_left": len(state.pile),
+            "removed": [card_name(card) for card in state.removed],
+            "relics_in_deck": state.relics_in_deck,
+            "next_relic_value": state.rules.relic_value(state.relics_out),
+            "players": [self._player(seat, over) for seat in range(state.seats)],
+            "reveal": self._reveal(),
+            "collapsed_by": None if state.collapsed_by is None else card_name(state.collapsed_by),
+            "deck_ran_out": state.deck_ran_out,
+            "scores": state.scores() if over else None,
+            "winners": state.winners() if over else None,
+        }
+        if state.rules.show_odds:
+            data["collapse_chance"] = round(self.collapse_chance(), 4)
+        return data
+
+    def _player(self, seat: int, over: bool) -> JSON:
+        state = self._state
+        if seat in state.inside:
+            status = "inside"
+        elif seat in state.present:
+            status = "camp"
+        else:
+            status = "out"
+        mine = over or seat == self.seat
+        return {
+            "seat": seat,
+            "status": status,
+            "played": state.played[seat],
+            "carried": state.carried[seat],
+            "relics": list(state.relics_held[seat]),
+            "chest": state.chest[seat] if mine else None,
+            "chest_by_cave": [scores[seat] for scores in state.chest_by_cave] if mine else None,
+        }
+
+    def _reveal(self) -> JSON:
+        state = self._state
+        choices = state.last_choices
+        if choices is None:
+            return None
+        takes = state.last_takes
+        order = sorted(choices)
+        return {
+            "deeper": [seat for seat in order if choices[seat] == DEEPER],
+            "leavers": [seat for seat in order if choices[seat] != DEEPER],
+            "banked": list(takes.banked) if takes else [],
+            "path_share": takes.path_share if takes else 0,
+            "relics": list(takes.relics) if takes else [],
+        }
