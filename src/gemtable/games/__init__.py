@@ -44,7 +44,8 @@ def find_game(name: str) -> type[Game]:
 
 
 def game_names() -> list[str]:
-    return sorted(set(GAMES) | set(BUILTIN))
+    """Every game, the built-in ones first (the expedition is the default)."""
+    return [*BUILTIN, *sorted(set(GAMES) - set(BUILTIN))]
 
 
 def replay(record: GameRecord) -> GameState:

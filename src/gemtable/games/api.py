@@ -116,6 +116,11 @@ class Game(Protocol):
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    """Chairs at a table of this game: players at one time."""
+    seats_per_game: ClassVar[int]
+    """Seats of one game.  Equal to ``max_seats`` when a seat belongs to its chair
+    (a newcomer in that chair plays on with it); larger when a seat belongs to a
+    player (a newcomer in a freed chair gets a fresh seat)."""
 
     @classmethod
     def presets(cls) -> Sequence[str]: ...

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from gemtable.games.api import IllegalMove
-from gemtable.games.booty.tiles import EAST, SIDE_NAMES, SIDES, SOUTH, Slice, Tile, opposite
+from gemtable.games.booty.tiles import EAST, SIDE_NAMES, SIDES, SOUTH, Slice, Tile, beside, opposite
 
 Cell = tuple[int, int]
 SliceRef = tuple[int, int, int]
@@ -84,15 +84,13 @@ class Diamond:
     def other_cell(self) -> Cell:
         return neighbour(self.cell, self.side)
 
-    def touching(self) -> tuple[SliceRef, SliceRef, SliceRef, SliceRef]:
-        """The slices along its edges: the two others of each of its two tiles."""
-        (x, y), (ox, oy) = self.cell, self.other_cell
-        far = opposite(self.side)
-        return (
-            (x, y, (self.side + 3) % 4),
-            (x, y, (self.side + 1) % 4),
-            (ox, oy, (far + 3) % 4),
-            (ox, oy, (far + 1) % 4),
+    def touching(self) -> tuple[SliceRef, ...]:
+        """The slices along its edges: the two others of each of its two tiles, in side order."""
+        near, far = self.cell, self.other_cell
+        return tuple(
+            (cell[0], cell[1], side)
+            for cell, gem in ((near, self.side), (far, opposite(self.side)))
+            for side in sorted(beside(gem))
         )
 
     @property

@@ -17,6 +17,8 @@ class BootyHunter:
     title: ClassVar[str] = "Booty Hunter"
     min_seats: ClassVar[int] = PLAYERS
     max_seats: ClassVar[int] = PLAYERS
+    seats_per_game: ClassVar[int] = PLAYERS
+    """A seat belongs to its chair (its colour): a newcomer in that chair plays on with it."""
 
     @classmethod
     def presets(cls) -> Sequence[str]:

@@ -4,7 +4,8 @@ Not part of the rules: it drives games with bots and counts.  Deterministic for 
 seed: every game seed and every bot's generator come from one
 ``random.Random(seed)``.
 
-Run it with ``python -m gemtable.games.booty.report --games 2000 --seed 1 --bots random``.
+Run it with ``gemtable simulate booty --games 2000 --seed 1 --bots random --json`` or
+``python -m gemtable.games.booty.report --games 2000 --seed 1 --bots random --json``.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gemtable.bots import Bot, make_bot
 from gemtable.games.booty.game import BootyHunter
-from gemtable.games.booty.rules import PLAYERS
+from gemtable.games.booty.rules import PLAYERS, rules_for
 from gemtable.games.booty.scoring import MODES, totals
 from gemtable.games.booty.state import BootyState
 
@@ -60,7 +62,7 @@ def figures(state: BootyState) -> GameFigures:
     )
 
 
-def simulate(games: int, seed: int, bots: Sequence[str], mode: int = 1) -> dict[str, object]:
+def simulate(games: int, seed: int, bots: Sequence[str], mode: int = 1) -> dict[str, Any]:
     """Play ``games`` games with ``bots`` (one name for every seat, or one per seat) and sum up.
 
     Keys: ``games``, ``seed``, ``bots``, ``mode_played``, ``draws``, ``unfit_draws``,
@@ -81,7 +83,7 @@ def simulate(games: int, seed: int, bots: Sequence[str], mode: int = 1) -> dict[
     return _summary(played, seed, names, mode)
 
 
-def _summary(played: list[GameFigures], seed: int, names: list[str], mode: int) -> dict[str, object]:
+def _summary(played: list[GameFigures], seed: int, names: list[str], mode: int) -> dict[str, Any]:
     games = len(played)
     draws = sum(game.draws for game in played)
     unfit = sum(game.set_aside for game in played)
@@ -101,9 +103,7 @@ def _summary(played: list[GameFigures], seed: int, names: list[str], mode: int) 
             str(m): round(sum(sum(game.scores[m]) for game in played) / (games * PLAYERS), 2) for m in MODES
         },
         "points_per_seat": {
-            str(m): [
-                round(sum(game.scores[m][seat] for game in played) / games, 2) for seat in range(PLAYERS)
-            ]
+            str(m): [round(sum(game.scores[m][seat] for game in played) / games, 2) for seat in range(PLAYERS)]
             for m in MODES
         },
         "winner_changed": changed,
@@ -116,18 +116,42 @@ def _winners(scores: list[int]) -> list[int]:
     return [seat for seat, score in enumerate(scores) if score == best]
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def print_report(args: argparse.Namespace) -> int:
+    """``gemtable simulate booty``: play, then print the figures (JSON with ``--json``).
+
+    Reads ``games``, ``seed``, ``bots`` (comma-separated, default ``random``),
+    ``preset`` (the mode the bots play for; default ``every-area``) and ``json``.
+    """
+    bots = str(args.bots).split(",") if getattr(args, "bots", None) else ["random"]
+    mode = rules_for(getattr(args, "preset", None) or "every-area").scoring
+    report = simulate(int(args.games), int(args.seed), bots, mode)
+    if getattr(args, "json", False):
+        print(json.dumps(report, indent=2))
+    else:
+        print(_as_text(report))
+    return 0
+
+
+def _as_text(report: dict[str, Any]) -> str:
+    lines = [f"Booty Hunter: {report['games']} games, bots {', '.join(report['bots'])}, seed {report['seed']}"]
+    lines += [
+        f"  {key.replace('_', ' ')}: {value}" for key, value in report.items() if key not in ("games", "bots", "seed")
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Booty Hunter: figures from games played by bots")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bots", nargs="+", default=["random"])
-    parser.add_argument("--mode", type=int, choices=MODES, default=1, help="the mode the bots play for")
-    args = parser.parse_args(argv)
-    print(json.dumps(simulate(args.games, args.seed, args.bots, args.mode), indent=2))
+    parser.add_argument("--bots", default="random", help="one bot name, or three comma-separated")
+    parser.add_argument("--preset", default="every-area", help="the mode the bots play for")
+    parser.add_argument("--json", action="store_true")
+    return print_report(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
 
 
-__all__ = ["GameFigures", "figures", "main", "play", "simulate"]
+__all__ = ["GameFigures", "figures", "main", "play", "print_report", "simulate"]

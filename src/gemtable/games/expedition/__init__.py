@@ -8,7 +8,7 @@ from typing import ClassVar
 from gemtable.games.api import JSON, BadRules
 from gemtable.games.expedition.cards import HAZARD_KINDS, RELIC, card_name, parse_card
 from gemtable.games.expedition.rules import PRESETS, ExpeditionRules, rules_for
-from gemtable.games.expedition.state import CAMP, DEEPER, ExpeditionState
+from gemtable.games.expedition.state import CAMP, DEEPER, MAX_SEATS, ExpeditionState
 from gemtable.games.expedition.view import ExpeditionView
 
 
@@ -19,6 +19,7 @@ class Expedition:
     title: ClassVar[str] = "The expedition"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
+    seats_per_game: ClassVar[int] = MAX_SEATS
 
     @classmethod
     def presets(cls) -> Sequence[str]:

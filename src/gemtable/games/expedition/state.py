@@ -47,6 +47,10 @@ _MOVE_SET = frozenset(MOVES)
 
 ROSTER, CHOOSE, OVER = "roster", "choose", "over"
 
+MAX_SEATS = 16
+"""Seats of one game: a seat is a player and keeps its chest for the whole game, so a
+game can outlast its eight chairs (an away player's chair may go to someone else)."""
+
 
 class Takes:
     """What the leavers of one reveal took out of the cave."""
@@ -75,8 +79,8 @@ class ExpeditionState:
         seed: int,
         script: Sequence[Sequence[str]] | None = None,
     ) -> None:
-        if not 1 <= seats <= rules.max_players:
-            raise BadRules(f"seats must be between 1 and {rules.max_players}")
+        if not 1 <= seats <= MAX_SEATS:
+            raise BadRules(f"seats must be between 1 and {MAX_SEATS}")
         self.rules = rules
         self.seed = seed
         self.rng = random.Random(seed)
@@ -145,8 +149,8 @@ class ExpeditionState:
                 self._check_seat(seat)
         explorers = sorted(chosen)
         least = self.rules.min_players if self.cave == 0 else 1
-        if len(explorers) < least:
-            raise IllegalMove(f"at least {least} explorers must walk in")
+        if not least <= len(explorers) <= self.rules.max_players:
+            raise IllegalMove(f"{least} to {self.rules.max_players} explorers walk into a cave")
         self.inputs.append(["round", explorers])
         self._open_cave(explorers)
 
@@ -167,7 +171,7 @@ class ExpeditionState:
     def apply(self, seat: int, move: str) -> None:
         """One explorer's choice; the reveal follows the last one."""
         self._check_open()
-        if seat not in self.inside:
+        if seat not in self.inside or type(seat) is not int:  # True == 1 and 1.0 == 1 are not seats
             self._check_seat(seat)
             raise NotYourTurn(f"seat {seat} is not inside the cave")
         if seat in self.choices:
@@ -191,10 +195,16 @@ class ExpeditionState:
             self._check_open()
         pending = self.choices
         if pending:
+            if not pending.keys().isdisjoint(choices):
+                raise IllegalMove("a seat in a joint choice has already chosen")
             choices = {**pending, **choices}
         if choices.keys() != self._inside_set or len(choices) != len(self.inside):
             raise IllegalMove("a joint choice names every explorer inside who has not chosen, once")
-        if not _MOVE_SET.issuperset(choices.values()):
+        try:
+            valid = _MOVE_SET.issuperset(choices.values())
+        except TypeError:  # an unhashable move (a list from the wire) is no move either
+            valid = False
+        if not valid:
             raise IllegalMove("a choice is 'deeper' or 'camp'")
         self.choices = {}
         self._reveal(choices)

@@ -100,7 +100,7 @@ class ExpeditionView:
             "removed": [card_name(card) for card in state.removed],
             "relics_in_deck": state.relics_in_deck,
             "next_relic_value": state.rules.relic_value(state.relics_out),
-            "players": [self._player(seat, over) for seat in range(state.seats)],
+            "players": [self._player(seat, over) for seat in range(state.seats) if state.played[seat]],
             "reveal": self._reveal(),
             "collapsed_by": None if state.collapsed_by is None else card_name(state.collapsed_by),
             "deck_ran_out": state.deck_ran_out,

@@ -1,0 +1,5 @@
+import sys
+
+from gemtable.cli import main
+
+sys.exit(main())

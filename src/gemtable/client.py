@@ -1,0 +1,175 @@
+"""A small Python client of the gemtable protocol, for tests, benchmarks and remote bots.
+
+    async with Client.connect("ws://127.0.0.1:8000/ws") as client:
+        await client.join("ABCD", "Ann")
+        state = await client.until(lambda s: s["phase"] == "playing")
+        await client.choose("deeper")
+
+The client keeps the latest state the server sent (``client.state``), the
+errors it received (``client.errors``) and the seat token (``client.token``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+State = dict[str, Any]
+
+
+class ServerError(RuntimeError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Client:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: State | None = None
+        self.person: int | None = None
+        self.token: str | None = None
+        self.code: str | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.frames: list[str] = []
+        """Every frame received, raw (for secrecy tests)."""
+        self.replaced = False
+        self.closed = False
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def open(cls, url: str) -> Client:
+        return cls(await websockets.connect(url, max_size=2**22, open_timeout=10))
+
+    @classmethod
+    def connect(cls, url: str) -> _Connecting:
+        return _Connecting(url)
+
+    async def close(self) -> None:
+        self._reader.cancel()
+        await self.ws.close()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    # --- the protocol ----------------------------------------------------------------------
+
+    async def hello(self, code: str, token: str | None = None, tv: bool = False) -> State:
+        self.code = code
+        seen = len(self.frames)
+        await self.send({"type": "hello", "v": 1, "code": code, "token": token, "tv": tv})
+        if token:
+            self.token = token
+        await self.until(lambda s: True, after=seen)
+        assert self.state is not None
+        return self.state
+
+    async def join(self, code: str, name: str) -> State:
+        self.code = code
+        seen = len(self.frames)
+        await self.send({"type": "join", "v": 1, "code": code, "name": name})
+        await self._wait(lambda: self.token is not None or len(self.errors_since(seen)) > 0)
+        if self.token is None:
+            error = self.errors_since(seen)[-1]
+            raise ServerError(error["code"], error["message"])
+        return await self.until(lambda s: s.get("me") is not None)
+
+    async def choose(self, move: str) -> None:
+        await self.send({"type": "choose", "v": 1, "move": move})
+
+    async def start(self) -> None:
+        await self.send({"type": "start", "v": 1})
+
+    async def leave(self) -> None:
+        await self.send({"type": "leave", "v": 1})
+
+    async def add_bot(self, bot: str) -> None:
+        await self.send({"type": "add_bot", "v": 1, "bot": bot})
+
+    async def remove_bot(self, chair: int) -> None:
+        await self.send({"type": "remove_bot", "v": 1, "chair": chair})
+
+    # --- waiting ---------------------------------------------------------------------------
+
+    async def until(self, test: Callable[[State], bool], timeout: float = 15.0, after: int = 0) -> State:
+        """The first state (received after frame ``after``) for which ``test`` is true."""
+
+        def ready() -> bool:
+            return self.state is not None and len(self.frames) > after and test(self.state)
+
+        await self._wait(ready, timeout)
+        assert self.state is not None
+        return self.state
+
+    async def error(self, timeout: float = 10.0, after: int = 0) -> dict[str, Any]:
+        """The first error received after error number ``after``."""
+        await self._wait(lambda: len(self.errors) > after, timeout)
+        return self.errors[after]
+
+    def errors_since(self, frame: int) -> list[dict[str, Any]]:
+        out = []
+        for raw in self.frames[frame:]:
+            data = json.loads(raw)
+            if data.get("type") == "error":
+                out.append(data)
+        return out
+
+    async def _wait(self, ready: Callable[[], bool], timeout: float = 15.0) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: ready() or self.closed), timeout)
+        if not ready():
+            raise ConnectionError("the server closed the connection")
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                text = raw if isinstance(raw, str) else raw.decode()
+                self.frames.append(text)
+                self._take(json.loads(text))
+                async with self._changed:
+                    self._changed.notify_all()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            async with self._changed:
+                self._changed.notify_all()
+
+    def _take(self, data: dict[str, Any]) -> None:
+        kind = data.get("type")
+        if kind == "state":
+            self.state = data["table"]
+        elif kind == "welcome":
+            self.person = data.get("person")
+            if data.get("token"):
+                self.token = data["token"]
+        elif kind == "error":
+            self.errors.append(data)
+        elif kind == "replaced":
+            self.replaced = True
+
+
+class _Connecting:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.client: Client | None = None
+
+    async def __aenter__(self) -> Client:
+        self.client = await Client.open(self.url)
+        return self.client
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        if self.client is not None:
+            await self.client.close()

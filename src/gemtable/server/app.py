@@ -1,0 +1,181 @@
+"""The ASGI application: HTTP routes, the WebSocket endpoint, the pages."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import segno
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from gemtable.bots import bot_names
+from gemtable.games import find_game, game_names
+from gemtable.server import protocol as p
+from gemtable.server.hub import Conn, Hub, normal_code
+from gemtable.server.security import SecurityHeaders
+from gemtable.store import Store
+from gemtable.table import TableError
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def create_app(store: Store, *, allow_scripts: bool = False, hub: Hub | None = None) -> Starlette:
+    hub = hub or Hub(store, allow_scripts=allow_scripts)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await store.close()
+
+    async def create_table(request: Request) -> Response:
+        try:
+            data = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return _error("bad-request", "send the table's settings as JSON", 400)
+        try:
+            table = await hub.create(_address(request), data)
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 400)
+        return JSONResponse({"code": table.code, "url": _join_url(request, table.code)}, status_code=201)
+
+    async def table_summary(request: Request) -> Response:
+        live = await _lookup(request)
+        if isinstance(live, Response):
+            return live
+        table = live.table
+        return JSONResponse({
+            "code": table.code,
+            "game": table.kind.name,
+            "title": table.kind.title,
+            "phase": table.phase,
+            "chairs": table.kind.max_seats,
+            "taken": sum(1 for chair in table.chairs() if chair is not None),
+            "queue": len(table.queue()),
+            "url": _join_url(request, table.code),
+        })
+
+    async def table_qr(request: Request) -> Response:
+        code = normal_code(request.path_params["code"])
+        qr = segno.make(_join_url(request, code), error="m")
+        return Response(qr.svg_inline(scale=8, border=2, dark="#111", light="#fff"), media_type="image/svg+xml")
+
+    async def game_record(request: Request) -> Response:
+        code = normal_code(request.path_params["code"])
+        try:
+            number = int(request.path_params["number"])
+        except ValueError:
+            return _error("bad-request", "a game number is a whole number", 400)
+        record = await store.record(code, number)
+        if record is None:
+            return _error("no-record", "no finished game with that number at that table", 404)
+        return JSONResponse(record)
+
+    async def catalogue(request: Request) -> Response:
+        games = []
+        for name in game_names():
+            game = find_game(name)
+            games.append({
+                "name": name,
+                "title": game.title,
+                "presets": list(game.presets()),
+                "players": [game.min_seats, game.max_seats],
+                "bots": bot_names(name),
+            })
+        return JSONResponse({"games": games, "protocol": p.VERSION})
+
+    async def schema(request: Request) -> Response:
+        return JSONResponse(p.schema())
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def _lookup(request: Request) -> Any:
+        address = _address(request)
+        if not hub.lookups.peek(address):
+            return _error("slow-down", "too many tries; wait a minute", 429)
+        live = await hub.open(request.path_params["code"])
+        if live is None:
+            hub.lookups.allow(address)
+            return _error("no-table", "there is no table with that code", 404)
+        return live
+
+    async def websocket(ws: WebSocket) -> None:
+        address = ws.client.host if ws.client else "?"
+        if not hub.admit(address):
+            await ws.close(code=1008)
+            return
+        await ws.accept()
+        conn = Conn(ws.send_bytes, lambda code: ws.close(code=code), address, hub.limits)
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    conn.strikes += 1
+                    conn.send(p.encode(p.Error(code="binary", message="send text frames of JSON")))
+                    continue
+                await hub.receive(conn, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            await hub.drop(conn)
+
+    def page(name: str) -> Any:
+        async def serve(request: Request) -> Response:
+            path = WEB / name
+            if not path.exists():
+                return PlainTextResponse("the pages are not built into this copy of gemtable", status_code=404)
+            return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+        return serve
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/t/{code}", page("phone.html")),
+        Route("/t/{code}/tv", page("tv.html")),
+        Route("/t/{code}/results/{number}", page("results.html")),
+        Route("/rules/{game}", page("rules.html")),
+        Route("/manifest.webmanifest", page("manifest.webmanifest")),
+        Route("/api/games", catalogue),
+        Route("/api/schema", schema),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{code}", table_summary),
+        Route("/api/tables/{code}/qr.svg", table_qr),
+        Route("/api/tables/{code}/games/{number}", game_record),
+        Route("/healthz", health),
+        WebSocketRoute("/ws", websocket),
+    ]
+    if (WEB / "static").is_dir():
+        routes.append(Mount("/static", StaticFiles(directory=WEB / "static"), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
+    app.state.hub = hub
+    return app
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _join_url(request: Request, code: str) -> str:
+    return str(request.base_url).rstrip("/") + f"/t/{code}"
+
+
+def _error(code: str, message: str, status: int) -> Response:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+__all__ = ["create_app"]

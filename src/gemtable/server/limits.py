@@ -1,0 +1,73 @@
+"""Rate limits: token buckets per connection and per address."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Bucket:
+    """``rate`` tokens a second, at most ``burst`` saved up."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+
+@dataclass
+class Limits:
+    """Every limit the server enforces, in one place (see docs/security.md)."""
+
+    messages_per_second: float = 10.0
+    message_burst: float = 40.0
+    strikes_before_close: int = 60
+    """Refused messages (too fast, too large, malformed) before a connection is closed as abusive."""
+    lookups_per_minute: float = 6.0
+    lookup_burst: float = 12.0
+    """Opening a table by code: unknown codes drain this bucket (guessing is slowed down)."""
+    joins_per_minute: float = 10.0
+    join_burst: float = 20.0
+    tables_per_hour: float = 30.0
+    table_burst: float = 10.0
+    connections_per_address: int = 64
+    buckets_kept: int = 10_000
+    """Addresses remembered; the stalest are forgotten first, so memory stays bounded."""
+
+
+@dataclass
+class AddressLimiter:
+    """Buckets per address, bounded in number."""
+
+    rate: float
+    burst: float
+    keep: int = 10_000
+    clock: Callable[[], float] = time.monotonic
+    buckets: dict[str, Bucket] = field(default_factory=dict)
+
+    def allow(self, address: str, cost: float = 1.0) -> bool:
+        bucket = self.buckets.pop(address, None) or Bucket(self.rate, self.burst)
+        self.buckets[address] = bucket  # most recent last
+        if len(self.buckets) > self.keep:
+            del self.buckets[next(iter(self.buckets))]
+        return bucket.take(self.clock(), cost)
+
+    def peek(self, address: str) -> bool:
+        """Whether one more would be allowed, without taking it."""
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            return True
+        now = self.clock()
+        return min(bucket.burst, bucket.tokens + (now - bucket.stamp) * bucket.rate) >= 1.0

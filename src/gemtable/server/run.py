@@ -1,0 +1,71 @@
+"""``gemtable serve``: one process, an SQLite file, an address and a QR code for the phones."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+from pathlib import Path
+
+import segno
+import uvicorn
+
+from gemtable.server.app import create_app
+from gemtable.store import Store
+from gemtable.store.sqlite import SqliteStore
+
+MAX_FRAME = 64 * 1024
+"""Bytes: uvicorn closes a WebSocket that sends a bigger frame (the protocol refuses anything over 4 KiB)."""
+
+
+def default_data() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "gemtable"
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that phones on the same network may reach."""
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return found
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
+    if redis_url:
+        from gemtable.store.redis import RedisStore
+
+        return RedisStore(redis_url)
+    data = Path(args.data) if args.data else default_data()
+    return SqliteStore(data / "gemtable.sqlite3")
+
+
+def serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    store = open_store(args)
+    app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)))
+    host = args.host
+    shown = host if host not in ("0.0.0.0", "::") else (lan_addresses() or ["127.0.0.1"])[0]
+    url = f"http://{shown}:{args.port}/"
+    print(f"\ngemtable is running. On a phone on the same network, open:\n\n    {url}\n", flush=True)
+    if not args.no_qr and sys.stdout.isatty():
+        segno.make(url, error="l").terminal(compact=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=MAX_FRAME,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        lifespan="on",
+    )
+    return 0

@@ -1,0 +1,45 @@
+"""The people at a table: players in chairs, bots, and watchers in the queue."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    """Where a person stands at the table."""
+
+    SEATED = "seated"
+    """In a chair, playing (or about to, in the lobby)."""
+    WAITING = "waiting"
+    """In a chair, walks into the next round (late arrival, or back from away)."""
+    AWAY = "away"
+    """In a chair, but gone for a whole round: sits out until they come back."""
+    WATCHING = "watching"
+    """No chair: in the queue for one."""
+    GONE = "gone"
+    """Left the table (kept so that their seat's name stays readable in results)."""
+
+
+@dataclass
+class Person:
+    """Someone at the table, or a bot in a chair."""
+
+    id: int
+    name: str
+    token: str | None
+    """SHA-256 of the seat token (never the token itself); None for a bot."""
+    status: Status
+    chair: int | None = None
+    seat: int | None = None
+    """Seat in the current game, once they have walked into a round of it."""
+    bot: str | None = None
+    joined_at: float = 0.0
+
+    @property
+    def has_chair(self) -> bool:
+        return self.chair is not None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None

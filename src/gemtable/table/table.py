@@ -1,0 +1,605 @@
+"""A table: chairs, people, the game being played, its clock — pure, and game-agnostic.
+
+Event sourced.  Every change is an event (a JSON object with a ``type`` and the
+time ``at`` it happened); ``apply(event)`` is the only code that changes the
+table, and a table rebuilt from its events is the same table, deadlines
+included, since deadlines are computed from the events' times.
+
+Commands (``join``, ``choose``, ``start``…) check who is asking, whether they
+may, and whether it is legal, in that order; refuse with a :class:`TableError`
+before anything changes; then emit events.  ``emit`` applies an event and puts
+it in the outbox; the server persists the outbox, and only then tells anyone.
+
+Time is an input: ``tick(now)`` does what the clock asks (reveal at a deadline,
+open the next round after the pause, let bots move) and ``next_wakeup()`` says
+when it must run next.  Only the server owns a clock.
+
+What the table knows of connections (who is connected, since when) is not in
+the log: it is what the server tells it, and it only decides *events* from it
+(a player is away, a player is back), which are logged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gemtable.bots import bot_names, make_bot
+from gemtable.games import GameState, find_game
+from gemtable.games.api import JSON
+from gemtable.table.people import Person, Status
+
+Event = dict[str, Any]
+
+LOBBY, PLAYING, PAUSE, RESULTS = "lobby", "playing", "pause", "results"
+
+NAME_MAX = 24
+GRACE = 5.0
+"""Seconds a phone may be disconnected before its player stops holding a reveal up."""
+BOT_DELAY = 1.0
+"""Seconds a bot waits before a turn-based move, so people can follow it."""
+
+
+class TableError(ValueError):
+    """A command the table refuses; ``code`` is for machines, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Settings:
+    """What the host chose when creating the table."""
+
+    game: str
+    preset: str
+    options: dict[str, Any]
+    rules: JSON
+    seconds: float = 10.0
+    """Seconds per decision (per turn, for a turn-based game with the turn clock on)."""
+    pause: float = 6.0
+    """Seconds between rounds."""
+    turn_clock: bool = True
+    """Turn-based games: whether a silent player's turn is played for them at the deadline."""
+    script: JSON | None = None
+    """A scripted deck or bag (tests and demos); None for a shuffled one."""
+
+    def to_json(self) -> JSON:
+        return {
+            "game": self.game,
+            "preset": self.preset,
+            "options": self.options,
+            "rules": self.rules,
+            "seconds": self.seconds,
+            "pause": self.pause,
+            "turn_clock": self.turn_clock,
+            "script": self.script,
+        }
+
+
+@dataclass
+class Runtime:
+    """What the server tells the table about connections; not part of the log."""
+
+    connected: set[int] = field(default_factory=set)
+    since: dict[int, float] = field(default_factory=dict)
+    """When each disconnected person was last seen (or when the table was loaded)."""
+    seen_in_round: set[int] = field(default_factory=set)
+
+
+class Table:
+    """One table.  See the module documentation."""
+
+    def __init__(self, code: str, settings: Settings, created_at: float) -> None:
+        self.code = code
+        self.settings = settings
+        self.kind = find_game(settings.game)
+        self.created_at = created_at
+        self.people: dict[int, Person] = {}
+        self.host: int | None = None
+        self.phase = LOBBY
+        self.game: GameState | None = None
+        self.game_number = 0
+        self.seed = 0
+        self.pending: dict[int, str] = {}
+        """Choices made and not yet revealed, by seat: the table's one secret."""
+        self.deadline: float | None = None
+        self.opened_at = created_at
+        """When the current decision (or pause) began."""
+        self.records: dict[int, JSON] = {}
+        self.events = 0
+        self.outbox: list[Event] = []
+        self.runtime = Runtime()
+        self._bot_rng = random.Random(code)
+
+    # --- building ------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, code: str, settings: Settings, now: float) -> Table:
+        """A new table; its ``created`` event waits in the outbox."""
+        table = cls(code, settings, now)
+        table.events = 1
+        table.outbox.append({"type": "created", "code": code, "settings": settings.to_json(), "at": now})
+        return table
+
+    @classmethod
+    def rebuild(cls, events: Iterable[Event], now: float | None = None) -> Table:
+        """The table as its events left it.  Everyone counts as disconnected since ``now``."""
+        it = iter(events)
+        first = next(it)
+        if first.get("type") != "created":
+            raise ValueError("a table's log starts with its creation")
+        data = first["settings"]
+        settings = Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data})
+        table = cls(first["code"], settings, first["at"])
+        table.events = 1
+        for event in it:
+            table.apply(event)
+        loaded = now if now is not None else first["at"]
+        table.runtime.since = {pid: loaded for pid in table.people}
+        return table
+
+    def take_outbox(self) -> list[Event]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def emit(self, type_: str, now: float, **data: Any) -> Event:
+        event: Event = {"type": type_, **data, "at": now}
+        self.apply(event)
+        self.outbox.append(event)
+        return event
+
+    # --- who is here ----------------------------------------------------------------------
+
+    def person(self, pid: int) -> Person:
+        try:
+            return self.people[pid]
+        except KeyError:
+            raise TableError("unknown-person", "you are not at this table") from None
+
+    def by_token(self, token_hash: str) -> Person | None:
+        for person in self.people.values():
+            if person.token == token_hash and person.status != Status.GONE:
+                return person
+        return None
+
+    def chairs(self) -> list[Person | None]:
+        chairs: list[Person | None] = [None] * self.kind.max_seats
+        for person in self.people.values():
+            if person.chair is not None:
+                chairs[person.chair] = person
+        return chairs
+
+    def queue(self) -> list[Person]:
+        waiting = [p for p in self.people.values() if p.status == Status.WATCHING]
+        return sorted(waiting, key=lambda p: (p.joined_at, p.id))
+
+    def in_game(self) -> bool:
+        return self.phase in (PLAYING, PAUSE)
+
+    def seat_of(self, pid: int) -> int | None:
+        return self.people[pid].seat if pid in self.people else None
+
+    def person_at_seat(self, seat: int) -> Person | None:
+        for person in self.people.values():
+            if person.seat == seat:
+                return person
+        return None
+
+    # --- commands -------------------------------------------------------------------------
+
+    def join(self, name: str, token_hash: str, now: float) -> Person:
+        """A person arrives with a display name; returns them (seated, waiting or watching)."""
+        clean = clean_name(name)
+        taken = {p.name.casefold() for p in self.people.values() if p.status != Status.GONE}
+        if clean.casefold() in taken:
+            raise TableError("name-taken", f"someone at this table is already called {clean}")
+        pid = max(self.people, default=0) + 1
+        self.emit("joined", now, person=pid, name=clean, token=token_hash)
+        self._fill_chairs(now)
+        return self.people[pid]
+
+    def leave(self, pid: int, now: float) -> None:
+        person = self.person(pid)
+        if person.status == Status.GONE:
+            raise TableError("gone", "you have already left this table")
+        self._silence(person, now)
+        self.emit("left", now, person=pid)
+        self._fill_chairs(now)
+        self._settle(now)
+
+    def add_bot(self, pid: int, bot: str, now: float) -> None:
+        self._host_only(pid)
+        if bot not in bot_names(self.kind.name):
+            raise TableError("unknown-bot", f"there is no bot called {bot!r}")
+        free = self._free_chair()
+        if free is None:
+            raise TableError("no-chair", "every chair is taken")
+        bid = max(self.people, default=0) + 1
+        self.emit("bot", now, person=bid, bot=bot, chair=free)
+
+    def remove_bot(self, pid: int, chair: int, now: float) -> None:
+        self._host_only(pid)
+        chairs = self.chairs()
+        target = chairs[chair] if isinstance(chair, int) and 0 <= chair < len(chairs) else None
+        if target is None or not target.is_bot:
+            raise TableError("no-bot", "there is no bot in that chair")
+        self._silence(target, now)
+        self.emit("left", now, person=target.id)
+        self._fill_chairs(now)
+        self._settle(now)
+
+    def start(self, pid: int, seed: int, now: float) -> None:
+        """The host starts a game (the first, or a new one after the results)."""
+        self._host_only(pid)
+        if self.phase not in (LOBBY, RESULTS):
+            raise TableError("in-game", "a game is already under way")
+        ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
+        if len(ready) < self.kind.min_seats:
+            raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
+        self.emit("game", now, number=self.game_number + 1, seed=seed)
+        self._begin_round(now)
+
+    def choose(self, pid: int, move: str, now: float) -> None:
+        """A player's move; in a simultaneous game it stays secret, and changeable, until the reveal."""
+        person = self.person(pid)
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            raise TableError("no-decision", "there is nothing to decide right now")
+        seat = person.seat
+        if seat is None or person.chair is None or seat not in game.to_act():
+            raise TableError("not-your-turn", "it is not your turn to choose")
+        if not isinstance(move, str) or move not in game.legal_moves(seat):
+            raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
+        if game.simultaneous:
+            if self.pending.get(seat) != move:
+                self.emit("chose", now, seat=seat, move=move)
+            self._settle(now)
+        else:
+            self._play({seat: move}, now)
+
+    # --- the clock ------------------------------------------------------------------------
+
+    def tick(self, now: float) -> None:
+        """Do what time asks for: bots, deadlines, early reveals, the next round."""
+        for _ in range(64):  # every pass emits; a few passes settle anything
+            before = len(self.outbox)
+            self._tick_once(now)
+            if len(self.outbox) == before:
+                return
+
+    def next_wakeup(self) -> float | None:
+        """When ``tick`` must run next, if nothing else happens first."""
+        times: list[float] = []
+        if self.deadline is not None:
+            times.append(self.deadline)
+        game = self.game
+        if self.phase == PLAYING and game is not None:
+            for seat in game.to_act():
+                person = self.person_at_seat(seat)
+                if person is not None and person.is_bot and seat not in self.pending:
+                    times.append(self.opened_at + (0.0 if game.simultaneous else BOT_DELAY))
+            if game.simultaneous:
+                times.extend(
+                    self.runtime.since[p.id] + GRACE
+                    for p in self._inside_people()
+                    if p.id not in self.runtime.connected and p.id in self.runtime.since
+                )
+        return min(times) if times else None
+
+    def connect(self, pid: int, now: float) -> None:
+        """The server: this person's phone is connected."""
+        rt = self.runtime
+        rt.connected.add(pid)
+        rt.since.pop(pid, None)
+        rt.seen_in_round.add(pid)
+        person = self.people.get(pid)
+        if person is not None and person.status == Status.AWAY:
+            self.emit("back", now, person=pid)
+            self._fill_chairs(now)
+
+    def disconnect(self, pid: int, now: float) -> None:
+        """The server: this person's last phone went away."""
+        self.runtime.connected.discard(pid)
+        self.runtime.since[pid] = now
+
+    # --- the rules of the table -----------------------------------------------------------
+
+    def _tick_once(self, now: float) -> None:
+        game = self.game
+        if self.phase == PAUSE and self.deadline is not None and now >= self.deadline:
+            self._begin_round(now)
+            return
+        if self.phase == PAUSE and self.deadline is None:
+            self._begin_round(now)  # waiting for someone to come back
+            return
+        if self.phase != PLAYING or game is None:
+            return
+        self._bots_move(game, now)
+        if self.phase != PLAYING:
+            return
+        if self.deadline is not None and now >= self.deadline:
+            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
+            if game.simultaneous:
+                self._reveal(silent, now)
+            elif silent:
+                self._play(silent, now)
+            return
+        self._settle(now)
+
+    def _bots_move(self, game: GameState, now: float) -> None:
+        for seat in sorted(game.to_act()):
+            person = self.person_at_seat(seat)
+            if person is None or not person.is_bot or seat in self.pending:
+                continue
+            if not game.simultaneous and now < self.opened_at + BOT_DELAY:
+                continue
+            move = make_bot(self.kind.name, person.bot or "").choose(
+                game.view(seat), game.legal_moves(seat), self._bot_rng
+            )
+            if game.simultaneous:
+                self.emit("chose", now, seat=seat, move=move)
+            else:
+                self._play({seat: move}, now)
+                return
+
+    def _settle(self, now: float) -> None:
+        """Reveal as soon as nobody who could still choose is left to choose."""
+        game = self.game
+        if self.phase != PLAYING or game is None or not game.simultaneous:
+            return
+        undecided = [seat for seat in game.to_act() if seat not in self.pending]
+        if not undecided:
+            self._reveal({}, now)
+            return
+        rt = self.runtime
+        for seat in undecided:
+            person = self.person_at_seat(seat)
+            holding = person is not None and (
+                person.is_bot
+                or person.id in rt.connected
+                or now < rt.since.get(person.id, now) + GRACE
+            ) and person.status != Status.GONE
+            if holding:
+                return
+        self._reveal({seat: game.default_move(seat) for seat in undecided}, now)
+
+    def _reveal(self, silent: dict[int, str], now: float) -> None:
+        moves = {**self.pending, **silent}
+        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())})
+
+    def _play(self, moves: dict[int, str], now: float) -> None:
+        self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()})
+
+    def _silence(self, person: Person, now: float) -> None:
+        """Someone leaving mid-decision: their silence counts now, not at the deadline."""
+        game = self.game
+        seat = person.seat
+        if self.phase == PLAYING and game is not None and seat is not None and seat in game.to_act():
+            if game.simultaneous and seat not in self.pending:
+                self.emit("chose", now, seat=seat, move=game.default_move(seat))
+
+    def _begin_round(self, now: float) -> None:
+        self._mark_away(now)
+        self._bots_give_way(now)
+        roster = [p for p in self.people.values() if p.has_chair and p.status in (Status.SEATED, Status.WAITING)]
+        if not roster or self.game is None:
+            if self.phase != PAUSE or self.deadline is not None:
+                self.emit("stalled", now)
+            return
+        assign = self._assign_seats(roster)
+        if not assign:
+            return
+        self.emit("round", now, seats={str(pid): seat for pid, seat in sorted(assign.items())})
+
+    def _mark_away(self, now: float) -> None:
+        if self.game is None or self.phase != PAUSE:
+            return
+        rt = self.runtime
+        for person in list(self.people.values()):
+            if (
+                person.has_chair
+                and not person.is_bot
+                and person.status == Status.SEATED
+                and person.id not in rt.seen_in_round
+                and person.id not in rt.connected
+            ):
+                self.emit("away", now, person=person.id)
+        self._fill_chairs(now)
+
+    def _bots_give_way(self, now: float) -> None:
+        for watcher in self.queue():
+            bots = [p for p in self.chairs() if p is not None and p.is_bot]
+            if not bots:
+                return
+            bot = bots[-1]
+            self.emit("left", now, person=bot.id)
+            self.emit("seated", now, person=watcher.id, chair=bot.chair if bot.chair is not None else 0)
+
+    def _assign_seats(self, roster: list[Person]) -> dict[int, int]:
+        game = self.game
+        assert game is not None
+        used = {p.seat for p in self.people.values() if p.seat is not None}
+        assign: dict[int, int] = {}
+        per_chair = self.kind.seats_per_game == self.kind.max_seats
+        for person in sorted(roster, key=lambda p: p.chair if p.chair is not None else 99):
+            if person.seat is not None:
+                assign[person.id] = person.seat
+                continue
+            if per_chair:
+                seat = person.chair
+            else:
+                seat = next((s for s in range(game.seats) if s not in used), None)
+            if seat is None:
+                continue  # this game has seated as many players as it can: they play the next one
+            used.add(seat)
+            assign[person.id] = seat
+        return assign
+
+    def _fill_chairs(self, now: float) -> None:
+        """Free chairs (or chairs of away players) go to the queue, first come first served."""
+        for watcher in self.queue():
+            chair = self._free_chair()
+            if chair is None:
+                away = [p for p in self.chairs() if p is not None and p.status == Status.AWAY]
+                if not away or not self.in_game():
+                    return
+                self.emit("unseated", now, person=away[0].id)
+                chair = self._free_chair()
+                if chair is None:
+                    return
+            self.emit("seated", now, person=watcher.id, chair=chair)
+
+    def _free_chair(self) -> int | None:
+        for index, person in enumerate(self.chairs()):
+            if person is None:
+                return index
+        return None
+
+    def _host_only(self, pid: int) -> None:
+        person = self.person(pid)
+        if self.host != person.id:
+            raise TableError("not-host", "only the host can do that")
+
+    def _inside_people(self) -> list[Person]:
+        game = self.game
+        if game is None:
+            return []
+        people = (self.person_at_seat(seat) for seat in game.to_act())
+        return [p for p in people if p is not None and not p.is_bot]
+
+    # --- applying events ------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """The only way the table changes."""
+        handler = getattr(self, "_on_" + str(event["type"]))
+        handler(event)
+        self.events += 1
+
+    def _on_joined(self, e: Event) -> None:
+        pid = e["person"]
+        self.people[pid] = Person(pid, e["name"], e["token"], Status.WATCHING, joined_at=e["at"])
+        if self.host is None:
+            self.host = pid
+
+    def _on_bot(self, e: Event) -> None:
+        pid = e["person"]
+        status = Status.WAITING if self.in_game() else Status.SEATED
+        self.people[pid] = Person(pid, e["bot"], None, status, chair=e["chair"], bot=e["bot"], joined_at=e["at"])
+
+    def _on_seated(self, e: Event) -> None:
+        person = self.people[e["person"]]
+        person.chair = e["chair"]
+        person.status = Status.WAITING if self.in_game() else Status.SEATED
+
+    def _on_unseated(self, e: Event) -> None:
+        self.people[e["person"]].chair = None
+
+    def _on_left(self, e: Event) -> None:
+        person = self.people[e["person"]]
+        person.status = Status.GONE
+        person.chair = None
+        if self.host == person.id:
+            self.host = next(
+                (p.id for p in sorted(self.people.values(), key=lambda p: p.joined_at)
+                 if p.status != Status.GONE and not p.is_bot),
+                None,
+            )
+
+    def _on_away(self, e: Event) -> None:
+        self.people[e["person"]].status = Status.AWAY
+
+    def _on_back(self, e: Event) -> None:
+        person = self.people[e["person"]]
+        if person.chair is None:
+            person.status = Status.WATCHING
+            person.joined_at = e["at"]
+        else:
+            person.status = Status.WAITING if self.in_game() else Status.SEATED
+
+    def _on_stalled(self, e: Event) -> None:
+        self.phase = PAUSE
+        self.deadline = None
+
+    def _on_game(self, e: Event) -> None:
+        self.game_number = e["number"]
+        self.seed = e["seed"]
+        self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
+        self.pending = {}
+        for person in self.people.values():
+            person.seat = None
+        self._bot_rng = random.Random(self.seed)
+
+    def _on_round(self, e: Event) -> None:
+        game = self.game
+        assert game is not None
+        seats = {int(pid): seat for pid, seat in e["seats"].items()}
+        for pid, seat in seats.items():
+            person = self.people[pid]
+            person.seat = seat
+            person.status = Status.SEATED
+        game.start_round(sorted(seats.values()))
+        self.runtime.seen_in_round = set(self.runtime.connected)
+        self._after_move(e["at"])
+
+    def _on_chose(self, e: Event) -> None:
+        self.pending[e["seat"]] = e["move"]
+
+    def _on_moves(self, e: Event) -> None:
+        game = self.game
+        assert game is not None
+        moves = {int(seat): move for seat, move in e["moves"].items()}
+        self.pending = {}
+        game.apply_joint(moves)
+        self._after_move(e["at"])
+
+    def _after_move(self, at: float) -> None:
+        game = self.game
+        assert game is not None
+        self.opened_at = at
+        if game.is_over():
+            self.phase = RESULTS
+            self.deadline = None
+            self.records[self.game_number] = self.game_record()
+            for person in self.people.values():
+                if person.has_chair and person.status in (Status.WAITING,):
+                    person.status = Status.SEATED
+        elif game.needs_roster():
+            self.phase = PAUSE
+            self.deadline = at + self.settings.pause
+        else:
+            self.phase = PLAYING
+            timed = game.simultaneous or self.settings.turn_clock
+            self.deadline = at + self.settings.seconds if timed else None
+
+    def game_record(self) -> JSON:
+        """The finished (or current) game's record, with the names of its seats."""
+        assert self.game is not None
+        record = self.game.record().to_json()
+        names = {}
+        for person in self.people.values():
+            if person.seat is not None:
+                names[str(person.seat)] = person.name
+        record["names"] = names
+        record["table"] = self.code
+        record["number"] = self.game_number
+        return record
+
+
+def clean_name(name: object) -> str:
+    """A display name: trimmed, printable, 1 to 24 characters."""
+    if not isinstance(name, str):
+        raise TableError("bad-name", "a name is text")
+    clean = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not clean:
+        raise TableError("bad-name", "please type a name")
+    if len(clean) > NAME_MAX:
+        raise TableError("bad-name", f"a name has at most {NAME_MAX} characters")
+    return clean
+
+
+__all__ = ["LOBBY", "PAUSE", "PLAYING", "RESULTS", "Settings", "Table", "TableError", "clean_name"]
