@@ -85,8 +85,11 @@ class Client:
             raise ServerError(error["code"], error["message"])
         return await self.until(lambda s: s.get("me") is not None)
 
-    async def choose(self, move: str) -> None:
-        await self.send({"type": "choose", "v": 1, "move": move})
+    async def choose(self, move: str, decision: int | None = None) -> None:
+        message: dict[str, Any] = {"type": "choose", "v": 1, "move": move}
+        if decision is not None:
+            message["decision"] = decision
+        await self.send(message)
 
     async def start(self) -> None:
         await self.send({"type": "start", "v": 1})

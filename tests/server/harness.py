@@ -27,7 +27,9 @@ class ServerProcess:
     def __init__(self, data: Path, extra: list[str] | None = None) -> None:
         self.data = data
         self.port = free_port()
-        self.extra = extra or []
+        # By default: scripted decks allowed, and (since scripted test games run far faster than thumbs)
+        # the per-connection message rate lifted.  ``extra=[]`` runs the server as a party would.
+        self.extra = ["--allow-scripts", "--message-rate", "1000"] if extra is None else extra
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data / "server.log"
 
@@ -42,7 +44,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         self.data.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data", str(self.data), "--allow-scripts", "--no-qr", *self.extra]
+               "--data", str(self.data), "--no-qr", *self.extra]
         log = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
         deadline = time.monotonic() + 20

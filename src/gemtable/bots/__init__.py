@@ -8,7 +8,6 @@ and name in one registry, so the table and the simulator never branch on either.
 from __future__ import annotations
 
 import importlib
-
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol

@@ -19,6 +19,7 @@ from gemtable.bots import bot_names
 from gemtable.games import find_game, game_names
 from gemtable.server import protocol as p
 from gemtable.server.hub import Conn, Hub, normal_code
+from gemtable.server.limits import Limits
 from gemtable.server.security import SecurityHeaders
 from gemtable.store import Store
 from gemtable.table import TableError
@@ -26,8 +27,9 @@ from gemtable.table import TableError
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
-def create_app(store: Store, *, allow_scripts: bool = False, hub: Hub | None = None) -> Starlette:
-    hub = hub or Hub(store, allow_scripts=allow_scripts)
+def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | None = None,
+               hub: Hub | None = None) -> Starlette:
+    hub = hub or Hub(store, limits, allow_scripts=allow_scripts)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -116,7 +118,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, hub: Hub | None = N
             await ws.close(code=1008)
             return
         await ws.accept()
-        conn = Conn(ws.send_bytes, lambda code: ws.close(code=code), address, hub.limits)
+        async def send(data: bytes) -> None:
+            await ws.send_text(data.decode())
+
+        conn = Conn(send, lambda code: ws.close(code=code), address, hub.limits)
         try:
             while not conn.closed:
                 message = await ws.receive()

@@ -61,6 +61,7 @@ class Conn:
         self.bucket = Bucket(limits.messages_per_second, limits.message_burst)
         self.strikes = 0
         self.closed = False
+        self.close_code = 1000
         self.writer = asyncio.ensure_future(self._drain())
 
     def send(self, data: bytes) -> None:
@@ -73,22 +74,33 @@ class Conn:
             self.close(1008)
 
     def close(self, code: int = 1000) -> None:
+        """Close after what is already queued has been sent (an error saying why, say)."""
         if self.closed:
             return
         self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
+        self.close_code = code
+        try:
             self.queue.put_nowait(None)
-        asyncio.ensure_future(self._close_soon(code))
+        except asyncio.QueueFull:  # it does not read: no point in draining
+            self.writer.cancel()
+            self.writer = asyncio.ensure_future(self._close_quietly())
 
-    async def _close_soon(self, code: int) -> None:
-        await asyncio.sleep(0.05)
+    async def finish(self, timeout: float = 2.0) -> None:
+        """Wait (a little) for the queue to drain, then stop the writer."""
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self.writer), timeout)
+        self.writer.cancel()
+
+    async def _close_quietly(self) -> None:
         with contextlib.suppress(Exception):
-            await self._close(code)
+            await self._close(self.close_code)
 
     async def _drain(self) -> None:
         with contextlib.suppress(Exception):
             while (data := await self.queue.get()) is not None:
                 await self._send(data)
+        if self.closed:
+            await self._close_quietly()
 
 
 @dataclass
@@ -306,8 +318,11 @@ class Hub:
             self.connections[conn.address] = left
         else:
             self.connections.pop(conn.address, None)
-        conn.closed = True
-        conn.writer.cancel()
+        if not conn.closed:
+            conn.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+        await conn.finish(0.5)
         live = self.live.get(conn.code or "")
         if live is None:
             return
@@ -422,8 +437,8 @@ class Hub:
         if pid is None:
             raise TableError("spectator", "you are looking on: join the table to play")
         if isinstance(message, p.Choose):
-            move = message.move
-            await self.run(live, lambda t, now: t.choose(pid, move, now))
+            move, decision = message.move, message.decision
+            await self.run(live, lambda t, now: t.choose(pid, move, now, decision))
         elif isinstance(message, p.Start):
             seed = secrets.randbits(48)
             await self.run(live, lambda t, now: t.start(pid, seed, now))

@@ -31,8 +31,9 @@ class Bucket:
 class Limits:
     """Every limit the server enforces, in one place (see docs/security.md)."""
 
-    messages_per_second: float = 10.0
-    message_burst: float = 40.0
+    messages_per_second: float = 20.0
+    """Per connection: far above what a thumb can tap, far below a flood."""
+    message_burst: float = 60.0
     strikes_before_close: int = 60
     """Refused messages (too fast, too large, malformed) before a connection is closed as abusive."""
     lookups_per_minute: float = 6.0

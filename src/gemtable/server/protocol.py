@@ -40,6 +40,8 @@ class Choose(_Client, tag="choose"):
     """A move: "deeper" or "camp" in the expedition; a placement in Booty Hunter."""
 
     move: str = ""
+    decision: int | None = None
+    """The ``decision`` number of the state this answers; a late answer is refused, not misapplied."""
 
 
 class Start(_Client, tag="start"):

@@ -7,12 +7,14 @@ import logging
 import os
 import socket
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import segno
 import uvicorn
 
 from gemtable.server.app import create_app
+from gemtable.server.limits import Limits
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
 
@@ -39,19 +41,20 @@ def lan_addresses() -> list[str]:
 
 
 def open_store(args: argparse.Namespace) -> Store:
-    redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
-    if redis_url:
-        from gemtable.store.redis import RedisStore
-
-        return RedisStore(redis_url)
     data = Path(args.data) if args.data else default_data()
     return SqliteStore(data / "gemtable.sqlite3")
 
 
 def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if args.redis or os.environ.get("GEMTABLE_REDIS"):
+        print("gemtable: cluster mode (Redis) is not built yet; run without --redis", file=sys.stderr)
+        return 2
     store = open_store(args)
-    app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)))
+    limits = Limits()
+    if getattr(args, "message_rate", None):
+        limits = replace(limits, messages_per_second=args.message_rate, message_burst=3 * args.message_rate)
+    app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits)
     host = args.host
     shown = host if host not in ("0.0.0.0", "::") else (lan_addresses() or ["127.0.0.1"])[0]
     url = f"http://{shown}:{args.port}/"

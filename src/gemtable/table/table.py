@@ -39,7 +39,8 @@ NAME_MAX = 24
 GRACE = 5.0
 """Seconds a phone may be disconnected before its player stops holding a reveal up."""
 BOT_DELAY = 1.0
-"""Seconds a bot waits before a turn-based move, so people can follow it."""
+"""Seconds a bot waits before a turn-based move, and between cards when only bots are
+inside a cave, so that people can follow what happens."""
 
 
 class TableError(ValueError):
@@ -111,6 +112,8 @@ class Table:
         self.opened_at = created_at
         """When the current decision (or pause) began."""
         self.records: dict[int, JSON] = {}
+        self.decision = 0
+        """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
         self.events = 0
         self.outbox: list[Event] = []
         self.runtime = Runtime()
@@ -244,12 +247,18 @@ class Table:
         self.emit("game", now, number=self.game_number + 1, seed=seed)
         self._begin_round(now)
 
-    def choose(self, pid: int, move: str, now: float) -> None:
-        """A player's move; in a simultaneous game it stays secret, and changeable, until the reveal."""
+    def choose(self, pid: int, move: str, now: float, decision: int | None = None) -> None:
+        """A player's move; in a simultaneous game it stays secret, and changeable, until the reveal.
+
+        ``decision`` (optional) names the decision the move answers; a move meant
+        for an earlier one arrives too late and is refused rather than applied
+        to the current one."""
         person = self.person(pid)
         game = self.game
         if game is None or self.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
+        if decision is not None and decision != self.decision:
+            raise TableError("stale", "too late: that decision has already been revealed")
         seat = person.seat
         if seat is None or person.chair is None or seat not in game.to_act():
             raise TableError("not-your-turn", "it is not your turn to choose")
@@ -283,6 +292,8 @@ class Table:
                 person = self.person_at_seat(seat)
                 if person is not None and person.is_bot and seat not in self.pending:
                     times.append(self.opened_at + (0.0 if game.simultaneous else BOT_DELAY))
+            if game.simultaneous and self._bots_only():
+                times.append(self.opened_at + BOT_DELAY)
             if game.simultaneous:
                 times.extend(
                     self.runtime.since[p.id] + GRACE
@@ -354,6 +365,8 @@ class Table:
             return
         undecided = [seat for seat in game.to_act() if seat not in self.pending]
         if not undecided:
+            if self._bots_only() and now < self.opened_at + BOT_DELAY:
+                return  # bots alone in the cave: keep a pace people can follow
             self._reveal({}, now)
             return
         rt = self.runtime
@@ -379,9 +392,9 @@ class Table:
         """Someone leaving mid-decision: their silence counts now, not at the deadline."""
         game = self.game
         seat = person.seat
-        if self.phase == PLAYING and game is not None and seat is not None and seat in game.to_act():
-            if game.simultaneous and seat not in self.pending:
-                self.emit("chose", now, seat=seat, move=game.default_move(seat))
+        deciding = self.phase == PLAYING and game is not None and seat is not None and seat in game.to_act()
+        if deciding and game is not None and seat is not None and game.simultaneous and seat not in self.pending:
+            self.emit("chose", now, seat=seat, move=game.default_move(seat))
 
     def _begin_round(self, now: float) -> None:
         self._mark_away(now)
@@ -430,10 +443,7 @@ class Table:
             if person.seat is not None:
                 assign[person.id] = person.seat
                 continue
-            if per_chair:
-                seat = person.chair
-            else:
-                seat = next((s for s in range(game.seats) if s not in used), None)
+            seat = person.chair if per_chair else next((s for s in range(game.seats) if s not in used), None)
             if seat is None:
                 continue  # this game has seated as many players as it can: they play the next one
             used.add(seat)
@@ -464,6 +474,10 @@ class Table:
         person = self.person(pid)
         if self.host != person.id:
             raise TableError("not-host", "only the host can do that")
+
+    def _bots_only(self) -> bool:
+        game = self.game
+        return game is not None and not self._inside_people() and bool(game.to_act())
 
     def _inside_people(self) -> list[Person]:
         game = self.game
@@ -561,6 +575,7 @@ class Table:
         game = self.game
         assert game is not None
         self.opened_at = at
+        self.decision += 1
         if game.is_over():
             self.phase = RESULTS
             self.deadline = None

@@ -26,6 +26,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
         "settings": _public_settings(table),
         "phase": table.phase,
         "game_number": table.game_number,
+        "decision": table.decision,
         "host": table.host,
         "remaining_ms": None if table.deadline is None else max(0, round((table.deadline - now) * 1000)),
         "chairs": table.kind.max_seats,
