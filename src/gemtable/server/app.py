@@ -16,9 +16,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gemtable.bots import bot_names
+from gemtable.bus import Bus
 from gemtable.games import find_game, game_names
 from gemtable.server import protocol as p
-from gemtable.server.hub import Conn, Hub, normal_code
+from gemtable.server.conn import Conn
+from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import Limits
 from gemtable.server.security import SecurityHeaders
 from gemtable.store import Store
@@ -28,8 +30,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | None = None,
-               hub: Hub | None = None) -> Starlette:
-    hub = hub or Hub(store, limits, allow_scripts=allow_scripts)
+               bus: Bus | None = None, node_id: str | None = None, hub: Hub | None = None) -> Starlette:
+    hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -39,6 +41,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         finally:
             await hub.stop()
             await store.close()
+            if bus is not None:
+                await bus.close()
 
     async def create_table(request: Request) -> Response:
         try:

@@ -1,13 +1,11 @@
-"""The live tables of one server process, and the phones connected to them.
+"""The phones connected to this server process, and what they say.
 
-For every command the hub takes the table's lock and runs, in a fixed order:
-who is asking (the connection's person) → may they (the table checks) → is it
-legal (the table and the game check) → apply (events, in memory) → persist
-(the store) → only then tell everyone (a view per recipient).  A refused
-command changes nothing and is answered with a clear error to its sender only.
-
-Each connection has its own send queue, drained by its own task, so a slow or
-dead phone never holds a table up; a phone whose queue overflows is dropped.
+Each message is decoded (a clear error if it is malformed), checked against
+the connection's rate, then turned into a command for its table and carried
+out by the node (``node.py``) where the table runs — here or on another node.
+Whatever changes, every phone at the table is sent the state as its own seat
+may see it.  A refused command changes nothing and is answered to its sender
+alone.
 """
 
 from __future__ import annotations
@@ -18,13 +16,15 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
+from gemtable.bus import Bus
 from gemtable.games import GameError, find_game
 from gemtable.server import protocol as p
-from gemtable.server.limits import AddressLimiter, Bucket, Limits
+from gemtable.server.conn import Conn
+from gemtable.server.limits import AddressLimiter, Limits
+from gemtable.server.node import Local, Node
 from gemtable.store import Store
 from gemtable.table import Settings, Table, TableError, table_view
 
@@ -32,10 +32,6 @@ log = logging.getLogger("gemtable")
 
 CODE_ALPHABET = "ACDEFHJKLMNPQRTUVWXY"
 """Letters that no one misreads for another or for a digit (no B 8, G 6, I 1, O 0, S 5, Z 2)."""
-T = TypeVar("T")
-SEND_QUEUE = 256
-ACTIVE_WINDOW = 2 * 24 * 3600.0
-"""Tables touched within this many seconds come back after a restart."""
 
 
 def hash_token(token: str) -> str:
@@ -46,113 +42,33 @@ def normal_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalpha())[:4]
 
 
-class Conn:
-    """One WebSocket connection, with its own send queue."""
-
-    def __init__(self, send: Callable[[bytes], Awaitable[None]], close: Callable[[int], Awaitable[None]],
-                 address: str, limits: Limits) -> None:
-        self._send = send
-        self._close = close
-        self.address = address
-        self.code: str | None = None
-        self.person: int | None = None
-        self.tv = False
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
-        self.bucket = Bucket(limits.messages_per_second, limits.message_burst)
-        self.strikes = 0
-        self.closed = False
-        self.close_code = 1000
-        self.writer = asyncio.ensure_future(self._drain())
-
-    def send(self, data: bytes) -> None:
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            log.info("dropping a phone that does not read its messages (%s)", self.address)
-            self.close(1008)
-
-    def close(self, code: int = 1000) -> None:
-        """Close after what is already queued has been sent (an error saying why, say)."""
-        if self.closed:
-            return
-        self.closed = True
-        self.close_code = code
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:  # it does not read: no point in draining
-            self.writer.cancel()
-            self.writer = asyncio.ensure_future(self._close_quietly())
-
-    async def finish(self, timeout: float = 2.0) -> None:
-        """Wait (a little) for the queue to drain, then stop the writer."""
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.wait_for(asyncio.shield(self.writer), timeout)
-        self.writer.cancel()
-
-    async def _close_quietly(self) -> None:
-        with contextlib.suppress(Exception):
-            await self._close(self.close_code)
-
-    async def _drain(self) -> None:
-        with contextlib.suppress(Exception):
-            while (data := await self.queue.get()) is not None:
-                await self._send(data)
-        if self.closed:
-            await self._close_quietly()
-
-
-@dataclass
-class Live:
-    """A table in memory, with its lock, its phones and its timer."""
-
-    table: Table
-    saved: int
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    people: dict[int, Conn] = field(default_factory=dict)
-    onlookers: set[Conn] = field(default_factory=set)
-    timer: asyncio.TimerHandle | None = None
-    records_saved: set[int] = field(default_factory=set)
-
-
 class Hub:
-    """Every live table of this process."""
+    """Every phone of this process, and the node that runs (or follows) their tables."""
 
     def __init__(self, store: Store, limits: Limits | None = None, clock: Callable[[], float] = time.time,
-                 allow_scripts: bool = False) -> None:
+                 allow_scripts: bool = False, bus: Bus | None = None, node_id: str | None = None,
+                 lease_ttl: float = 3.0) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
         self.allow_scripts = allow_scripts
-        self.live: dict[str, Live] = {}
-        self.lookups = AddressLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst,
-                                      self.limits.buckets_kept)
-        self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst,
-                                    self.limits.buckets_kept)
-        self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst,
-                                        self.limits.buckets_kept)
+        self.node = Node(store, bus, clock, node_id, lease_ttl)
+        self.node.deliver = self._deliver
+        self.node.kick = self._kick
+        keep = self.limits.buckets_kept
+        self.lookups = AddressLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
+        self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
+        self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._loading: dict[str, asyncio.Lock] = {}
 
-    # --- life cycle -----------------------------------------------------------------------
-
-    async def start(self) -> int:
-        """Bring back every recently active table from the store; returns how many."""
-        codes = await self.store.active(self.clock() - ACTIVE_WINDOW)
-        for code in codes:
-            await self.open(code)
-        return len(codes)
+    async def start(self) -> None:
+        await self.node.start()
 
     async def stop(self) -> None:
-        for live in self.live.values():
-            if live.timer:
-                live.timer.cancel()
-            for conn in [*live.people.values(), *live.onlookers]:
+        for local in self.node.tables.values():
+            for conn in [*local.people.values(), *local.onlookers]:
                 conn.close(1001)
-        for task in list(self._tasks):
-            task.cancel()
+        await self.node.stop()
 
     # --- tables ---------------------------------------------------------------------------
 
@@ -161,18 +77,17 @@ class Hub:
         if not self.creations.allow(address):
             raise TableError("slow-down", "too many new tables from this address; try again later")
         settings = self._settings(data)
-        for _ in range(50):
+        for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-            if code not in self.live and not await self.store.exists(code):
-                break
-        else:  # pragma: no cover - 160,000 codes
-            raise TableError("full", "no table code is free; try again")
-        table = Table.create(code, settings, self.clock())
-        live = Live(table, saved=0)
-        self.live[code] = live
-        async with live.lock:
-            await self._persist(live)
-        return table
+            if code in self.node.tables or await self.store.exists(code):
+                continue
+            table = Table.create(code, settings, self.clock())
+            try:
+                await self.node.adopt(table)
+            except TableError:
+                continue  # another node took the same code at the same moment
+            return table
+        raise TableError("full", "no table code is free; try again")
 
     def _settings(self, data: dict[str, Any]) -> Settings:
         if not isinstance(data, dict):
@@ -196,110 +111,35 @@ class Hub:
         except GameError as exc:
             raise TableError("bad-request", str(exc)) from None
 
-    async def open(self, code: str) -> Live | None:
-        """The live table ``code``, loaded from the store if need be; None if there is none."""
-        code = normal_code(code)
-        live = self.live.get(code)
-        if live is not None:
-            return live
-        lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
-            live = self.live.get(code)
-            if live is None:
-                events = await self.store.load(code)
-                if not events:
-                    return None
-                table = Table.rebuild(events, self.clock())
-                live = Live(table, saved=len(events), records_saved=set(table.records))
-                self.live[code] = live
-                await self.run(live, lambda t, now: None)
-        return live
+    async def open(self, code: str) -> Local | None:
+        """The table ``code`` as this node holds it; None if there is none."""
+        return await self.node.table(normal_code(code))
 
-    async def run(self, live: Live, action: Callable[[Table, float], T],
-                  after: Callable[[T], None] | None = None, reply: Conn | None = None) -> T:
-        """Run a command on a table: act, let the clock catch up, persist, then tell everyone.
+    # --- telling phones -------------------------------------------------------------------
 
-        Everyone hears of a change; when nothing changed, only ``reply`` gets the state."""
-        async with live.lock:
-            now = self.clock()
-            before = (live.table.events, frozenset(live.table.runtime.connected))
-            refused: TableError | None = None
-            result: Any = None
-            try:
-                result = action(live.table, now)
-            except TableError as exc:
-                refused = exc
-            live.table.tick(now)
-            await self._persist(live)
-            if after is not None and refused is None:
-                after(result)
-            if before != (live.table.events, frozenset(live.table.runtime.connected)):
-                self._broadcast(live, now)
-            elif reply is not None:
-                self._send_state(live, reply, now)
-            self._schedule(live)
-            if refused is not None:
-                raise refused
-            return result  # type: ignore[no-any-return]
+    def _deliver(self, local: Local, changed: bool, reply: Conn | None) -> None:
+        now = self.clock()
+        table = local.table
+        if changed:
+            for pid, conn in local.people.items():
+                conn.send(p.encode(p.State(table=table_view(table, pid, now))))
+            if local.onlookers:
+                data = p.encode(p.State(table=table_view(table, None, now)))
+                for conn in local.onlookers:
+                    conn.send(data)
+        elif reply is not None:
+            mine = reply.person is not None and local.people.get(reply.person) is reply
+            reply.send(p.encode(p.State(table=table_view(table, reply.person if mine else None, now))))
 
-    async def _persist(self, live: Live) -> None:
-        table = live.table
-        events = table.take_outbox()
-        if events:
-            try:
-                await self.store.append(table.code, live.saved + 1, events)
-            except Exception:
-                log.exception("could not save table %s; reloading it from the store", table.code)
-                await self._reload(live)
-                raise TableError("server-error", "the server could not save that; please try again") from None
-            live.saved += len(events)
-        for number, record in table.records.items():
-            if number not in live.records_saved:
-                await self.store.save_record(table.code, number, record)
-                live.records_saved.add(number)
-
-    async def _reload(self, live: Live) -> None:
-        events = await self.store.load(live.table.code)
-        runtime = live.table.runtime
-        live.table = Table.rebuild(events, self.clock())
-        live.table.runtime = runtime
-        live.saved = len(events)
-
-    def _broadcast(self, live: Live, now: float) -> None:
-        table = live.table
-        for pid, conn in live.people.items():
-            conn.send(p.encode(p.State(table=table_view(table, pid, now))))
-        if live.onlookers:
-            data = p.encode(p.State(table=table_view(table, None, now)))
-            for conn in live.onlookers:
-                conn.send(data)
-
-    def _send_state(self, live: Live, conn: Conn, now: float) -> None:
-        pid = conn.person if conn.person is not None and live.people.get(conn.person) is conn else None
-        conn.send(p.encode(p.State(table=table_view(live.table, pid, now))))
-
-    def _schedule(self, live: Live) -> None:
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
-        wake = live.table.next_wakeup()
-        if wake is None:
+    def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
+        """Another phone took ``pid``'s seat: close this node's older one."""
+        conn = local.people.get(pid)
+        if conn is None or (self.node.id, conn.id) == tuple(keep):
             return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, wake - self.clock()) + 0.005
-        live.timer = loop.call_later(delay, self._spawn, self.run(live, lambda t, now: None))
-
-    def _spawn(self, work: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            exc = task.exception()
-            if not isinstance(exc, TableError):
-                log.error("a table's timer failed: %r", exc)
+        del local.people[pid]
+        conn.person = None
+        conn.send(p.encode(p.Replaced(message="your seat was opened on another phone")))
+        conn.close(4000)
 
     # --- connections ----------------------------------------------------------------------
 
@@ -323,14 +163,7 @@ class Hub:
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
         await conn.finish(0.5)
-        live = self.live.get(conn.code or "")
-        if live is None:
-            return
-        live.onlookers.discard(conn)
-        pid = conn.person
-        if pid is not None and live.people.get(pid) is conn:
-            del live.people[pid]
-            await self.run(live, lambda t, now: t.disconnect(pid, now))
+        await self._unbind(conn)
 
     async def receive(self, conn: Conn, data: str | bytes) -> None:
         """One message from a phone; errors go back to it alone."""
@@ -361,101 +194,96 @@ class Hub:
         else:
             await self._command(conn, message)
 
-    async def _find(self, conn: Conn, code: str) -> Live:
+    async def _find(self, conn: Conn, code: str) -> Local:
         if not self.lookups.peek(conn.address):
             raise TableError("slow-down", "too many tries; wait a minute before trying another code")
-        live = await self.open(code) if normal_code(code) else None
-        if live is None:
+        local = await self.open(code) if normal_code(code) else None
+        if local is None:
             self.lookups.allow(conn.address)
             raise TableError("no-table", "there is no table with that code")
-        return live
+        return local
 
-    def _unbind(self, conn: Conn) -> None:
-        live = self.live.get(conn.code or "")
-        if live is not None:
-            live.onlookers.discard(conn)
-            if conn.person is not None and live.people.get(conn.person) is conn:
-                del live.people[conn.person]
-                pid = conn.person
-                self._spawn(self.run(live, lambda t, now: t.disconnect(pid, now)))
+    async def _unbind(self, conn: Conn) -> None:
+        local = self.node.tables.get(conn.code or "")
+        pid = conn.person
         conn.code, conn.person = None, None
+        if local is None:
+            return
+        local.onlookers.discard(conn)
+        if pid is not None and local.people.get(pid) is conn:
+            del local.people[pid]
+            with contextlib.suppress(TableError):
+                await self.node.execute(local, {"op": "disconnect", "person": pid})
 
-    def _bind(self, conn: Conn, live: Live, pid: int | None) -> None:
-        self._unbind(conn)
-        conn.code = live.table.code
+    async def _bind(self, conn: Conn, local: Local, pid: int | None) -> None:
+        if conn.code is not None:
+            await self._unbind(conn)
+        conn.code = local.code
         conn.person = pid
         if pid is None:
-            live.onlookers.add(conn)
+            local.onlookers.add(conn)
             return
-        old = live.people.get(pid)
-        if old is not None and old is not conn:
-            old.send(p.encode(p.Replaced(message="your seat was opened on another phone")))
-            old.person = None
-            old.close(4000)
-        live.people[pid] = conn
+        self._kick(local, pid, (self.node.id, conn.id))
+        local.people[pid] = conn
+        await self.node.publish_kick(local, pid, conn)
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
-        live = await self._find(conn, message.code)
+        local = await self._find(conn, message.code)
         conn.tv = message.tv
-        person = None
-        if message.token:
-            person = live.table.by_token(hash_token(message.token))
-            if person is None:
-                self._bind(conn, live, None)
-                conn.send(p.encode(p.Welcome(code=live.table.code)))
-                await self.run(live, lambda t, now: None, reply=conn)
-                raise TableError("unknown-token", "that seat is not at this table any more; join again")
+        person = local.table.by_token(hash_token(message.token)) if message.token else None
+        if message.token and person is None:
+            await self._bind(conn, local, None)
+            conn.send(p.encode(p.Welcome(code=local.code)))
+            self._deliver(local, False, conn)
+            raise TableError("unknown-token", "that seat is not at this table any more; join again")
         pid = person.id if person is not None else None
-        self._bind(conn, live, pid)
-        conn.send(p.encode(p.Welcome(code=live.table.code, person=pid)))
-        await self.run(live, lambda t, now: t.connect(pid, now) if pid is not None else None, reply=conn)
+        await self._bind(conn, local, pid)
+        conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
+        if pid is None:
+            self._deliver(local, False, conn)
+        else:
+            await self.node.execute(local, {"op": "connect", "person": pid}, reply=conn)
 
     async def _join(self, conn: Conn, message: p.Join) -> None:
-        live = await self._find(conn, message.code)
-        if conn.person is not None and conn.code == live.table.code:
+        local = await self._find(conn, message.code)
+        if conn.person is not None and conn.code == local.code:
             raise TableError("already-seated", "this phone is already at this table")
         if not self.joins.allow(conn.address):
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
-
-        def join(table: Table, now: float) -> int:
-            person = table.join(message.name, hash_token(token), now)
-            table.connect(person.id, now)
-            return person.id
-
-        def welcome(pid: int) -> None:
-            self._bind(conn, live, pid)
-            conn.send(p.encode(p.Welcome(code=live.table.code, person=pid, token=token)))
-
-        await self.run(live, join, welcome, reply=conn)
+        pid = await self.node.execute(local, {"op": "join", "name": message.name, "token": hash_token(token)})
+        await self._bind(conn, local, pid)
+        conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
+        self._deliver(local, False, conn)
 
     async def _command(self, conn: Conn, message: p.ClientMessage) -> None:
-        live = self.live.get(conn.code or "")
-        if live is None:
+        local = self.node.tables.get(conn.code or "")
+        if local is None:
             raise TableError("no-table", "say hello to a table first")
         pid = conn.person
         if pid is None:
             raise TableError("spectator", "you are looking on: join the table to play")
+        op: dict[str, Any] = {"person": pid}
         if isinstance(message, p.Choose):
-            move, decision = message.move, message.decision
-            await self.run(live, lambda t, now: t.choose(pid, move, now, decision))
+            op.update(op="choose", move=message.move, decision=message.decision)
         elif isinstance(message, p.Start):
-            seed = secrets.randbits(48)
-            await self.run(live, lambda t, now: t.start(pid, seed, now))
+            op.update(op="start", seed=secrets.randbits(48))
         elif isinstance(message, p.AddBot):
-            bot = message.bot
-            await self.run(live, lambda t, now: t.add_bot(pid, bot, now))
+            op.update(op="add_bot", bot=message.bot)
         elif isinstance(message, p.RemoveBot):
-            chair = message.chair
-            await self.run(live, lambda t, now: t.remove_bot(pid, chair, now))
+            op.update(op="remove_bot", chair=message.chair)
         elif isinstance(message, p.Leave):
-            await self.run(live, lambda t, now: t.leave(pid, now), lambda _: self._to_onlooker(conn, live))
+            op.update(op="leave")
+        else:  # pragma: no cover - every message type is handled above
+            raise TableError("bad-message", "unknown command")
+        await self.node.execute(local, op, after=(lambda _: self._to_onlooker(conn, local))
+                                if op["op"] == "leave" else None)
 
-    def _to_onlooker(self, conn: Conn, live: Live) -> None:
-        if conn.person is not None and live.people.get(conn.person) is conn:
-            del live.people[conn.person]
+    def _to_onlooker(self, conn: Conn, local: Local) -> None:
+        if conn.person is not None and local.people.get(conn.person) is conn:
+            del local.people[conn.person]
         conn.person = None
-        live.onlookers.add(conn)
+        local.onlookers.add(conn)
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:

@@ -40,25 +40,47 @@ def lan_addresses() -> list[str]:
     return found
 
 
-def open_store(args: argparse.Namespace) -> Store:
-    data = Path(args.data) if args.data else default_data()
-    return SqliteStore(data / "gemtable.sqlite3")
+def data_folder(args: argparse.Namespace) -> Path:
+    return Path(args.data) if args.data else default_data()
+
+
+def lock_data(folder: Path) -> object:
+    """One process per data folder: a second one would run the same tables twice."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    handle = (folder / "gemtable.lock").open("w")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise SystemExit(f"gemtable: another gemtable is already serving {folder}") from None
+    return handle
 
 
 def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    if args.redis or os.environ.get("GEMTABLE_REDIS"):
-        print("gemtable: cluster mode (Redis) is not built yet; run without --redis", file=sys.stderr)
-        return 2
-    store = open_store(args)
     limits = Limits()
     if getattr(args, "message_rate", None):
         limits = replace(limits, messages_per_second=args.message_rate, message_burst=3 * args.message_rate)
-    app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits)
+    redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
+    store: Store
+    lock: object | None = None  # held for as long as this process serves its data folder
+    if redis_url:
+        from gemtable.bus.redis import RedisBus
+        from gemtable.store.redis import RedisStore
+
+        store, bus, node_id, where = RedisStore(redis_url), RedisBus(redis_url), None, f"cluster node on {redis_url}"
+    else:
+        folder = data_folder(args)
+        lock = lock_data(folder)
+        store, bus, node_id = SqliteStore(folder / "gemtable.sqlite3"), None, "embedded"
+        where = f"data in {folder}"
+    app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
+                     bus=bus, node_id=node_id)
     host = args.host
     shown = host if host not in ("0.0.0.0", "::") else (lan_addresses() or ["127.0.0.1"])[0]
     url = f"http://{shown}:{args.port}/"
-    print(f"\ngemtable is running. On a phone on the same network, open:\n\n    {url}\n", flush=True)
+    print(f"\ngemtable is running ({where}). On a phone on the same network, open:\n\n    {url}\n", flush=True)
     if not args.no_qr and sys.stdout.isatty():
         segno.make(url, error="l").terminal(compact=True)
     uvicorn.run(
@@ -71,4 +93,5 @@ def serve(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         lifespan="on",
     )
+    del lock
     return 0

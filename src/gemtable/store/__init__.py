@@ -1,35 +1,60 @@
-"""Where tables keep their event logs and finished games: a small interface, several backends.
+"""Where tables keep their event logs, their leases and finished games: one small interface.
 
-Every backend passes the same contract tests (``tests/store``).  The embedded
-default is SQLite; ``MemoryStore`` is for tests and benchmarks.
+Every backend — memory, SQLite (the embedded default), Redis (cluster mode) —
+passes the same contract tests (``tests/store``).
+
+A **lease** says which node runs a table.  Only the lease's owner may append to
+the table's log: ``append(..., owner=...)`` is *fenced*, it checks the lease and
+the next event number in one atomic step, so a node that stalled and lost its
+lease can never write again (it gets :class:`LeaseLost`), and two writers can
+never both append event number N (the second gets :class:`Conflict`).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
 Event = dict[str, Any]
 
 
+class Conflict(RuntimeError):
+    """Another writer already appended an event with that number."""
+
+
+class LeaseLost(RuntimeError):
+    """The table's lease belongs to someone else: this node must stop running it."""
+
+
 class Store(Protocol):
-    """An append-only log per table, and the records of finished games."""
+    """An append-only log per table, its lease, and the records of finished games."""
 
-    async def append(self, code: str, first_seq: int, events: list[Event]) -> None:
-        """Append ``events`` to the table's log; the first gets number ``first_seq``.
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
+        """Append ``events``; the first gets number ``first_seq`` (numbers start at 1).
 
-        Raises :class:`Conflict` when that number is already taken (someone else
-        wrote first): the log is never overwritten.
-        """
+        With ``owner``, only while ``owner`` holds the table's lease."""
         ...
 
-    async def load(self, code: str) -> list[Event]:
-        """Every event of a table, in order; empty if there is no such table."""
+    async def load(self, code: str, start: int = 1) -> list[Event]:
+        """The table's events from number ``start`` on, in order (empty if there is no such table)."""
         ...
 
     async def exists(self, code: str) -> bool: ...
 
     async def active(self, since: float) -> list[str]:
         """Codes of the tables that changed at or after ``since`` (seconds since the epoch)."""
+        ...
+
+    async def acquire(self, code: str, owner: str, ttl: float) -> bool:
+        """Take the table's lease for ``ttl`` seconds, or extend it if ``owner`` holds it already."""
+        ...
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        """Who holds each table's lease now (None: nobody)."""
+        ...
+
+    async def release(self, code: str, owner: str) -> None:
+        """Give the lease up, if ``owner`` holds it."""
         ...
 
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None: ...
@@ -39,19 +64,19 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
 
-class Conflict(RuntimeError):
-    """Another writer already appended an event with that number."""
-
-
 class MemoryStore:
-    """Everything in dictionaries: for tests and benchmarks."""
+    """Everything in dictionaries: for tests and benchmarks (one process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Any = time.time) -> None:
         self.logs: dict[str, list[Event]] = {}
         self.updated: dict[str, float] = {}
         self.records: dict[tuple[str, int], dict[str, Any]] = {}
+        self.leases: dict[str, tuple[str, float]] = {}
+        self.clock = clock
 
-    async def append(self, code: str, first_seq: int, events: list[Event]) -> None:
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
+        if owner is not None and self._holder(code) != owner:
+            raise LeaseLost(f"table {code} is not run by {owner}")
         log = self.logs.setdefault(code, [])
         if first_seq != len(log) + 1:
             raise Conflict(f"table {code}: expected event {len(log) + 1}, got {first_seq}")
@@ -59,14 +84,34 @@ class MemoryStore:
         if events:
             self.updated[code] = float(events[-1].get("at", 0.0))
 
-    async def load(self, code: str) -> list[Event]:
-        return list(self.logs.get(code, []))
+    async def load(self, code: str, start: int = 1) -> list[Event]:
+        return list(self.logs.get(code, [])[max(0, start - 1):])
 
     async def exists(self, code: str) -> bool:
         return code in self.logs
 
     async def active(self, since: float) -> list[str]:
         return sorted(code for code, at in self.updated.items() if at >= since)
+
+    async def acquire(self, code: str, owner: str, ttl: float) -> bool:
+        holder = self._holder(code)
+        if holder is not None and holder != owner:
+            return False
+        self.leases[code] = (owner, self.clock() + ttl)
+        return True
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        return {code: self._holder(code) for code in codes}
+
+    async def release(self, code: str, owner: str) -> None:
+        if self._holder(code) == owner:
+            del self.leases[code]
+
+    def _holder(self, code: str) -> str | None:
+        lease = self.leases.get(code)
+        if lease is None or lease[1] <= self.clock():
+            return None
+        return lease[0]
 
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None:
         self.records[(code, number)] = record

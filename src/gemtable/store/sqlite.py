@@ -3,17 +3,20 @@
 WAL journal with ``synchronous=NORMAL``: a commit is in the WAL file when it
 returns, so killing the process (even ``kill -9``) loses nothing committed; only
 a power cut could lose the last moments.  Calls are short and made on the
-event loop's thread: one transaction per command.
+event loop's thread: one transaction per command.  Leases live in the same
+file, so a fenced append checks its lease in the same transaction.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gemtable.store import Conflict, Event
+from gemtable.store import Conflict, Event, LeaseLost
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -33,25 +36,33 @@ CREATE TABLE IF NOT EXISTS records (
     body TEXT NOT NULL,
     PRIMARY KEY (code, number)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS leases (
+    code TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL
+) WITHOUT ROWID;
 """
 
 
 class SqliteStore:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.clock = clock
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
 
-    async def append(self, code: str, first_seq: int, events: list[Event]) -> None:
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
             return
         rows = [(code, first_seq + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)]
         db = self.db
+        db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("BEGIN IMMEDIATE")
+            if owner is not None and self._holder(code) != owner:
+                raise LeaseLost(f"table {code} is not run by {owner}")
             last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
             if last + 1 != first_seq:
                 raise Conflict(f"table {code}: expected event {last + 1}, got {first_seq}")
@@ -66,8 +77,10 @@ class SqliteStore:
             db.execute("ROLLBACK")
             raise
 
-    async def load(self, code: str) -> list[Event]:
-        rows = self.db.execute("SELECT body FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
+    async def load(self, code: str, start: int = 1) -> list[Event]:
+        rows = self.db.execute(
+            "SELECT body FROM events WHERE code = ? AND seq >= ? ORDER BY seq", (code, start)
+        ).fetchall()
         return [json.loads(body) for (body,) in rows]
 
     async def exists(self, code: str) -> bool:
@@ -76,6 +89,37 @@ class SqliteStore:
     async def active(self, since: float) -> list[str]:
         rows = self.db.execute("SELECT code FROM tables WHERE updated >= ? ORDER BY code", (since,)).fetchall()
         return [code for (code,) in rows]
+
+    async def acquire(self, code: str, owner: str, ttl: float) -> bool:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            holder = self._holder(code)
+            if holder is not None and holder != owner:
+                db.execute("ROLLBACK")
+                return False
+            db.execute(
+                "INSERT INTO leases (code, owner, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
+                (code, owner, self.clock() + ttl),
+            )
+            db.execute("COMMIT")
+            return True
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        return {code: self._holder(code) for code in codes}
+
+    async def release(self, code: str, owner: str) -> None:
+        self.db.execute("DELETE FROM leases WHERE code = ? AND owner = ?", (code, owner))
+
+    def _holder(self, code: str) -> str | None:
+        row = self.db.execute("SELECT owner, expires FROM leases WHERE code = ?", (code,)).fetchone()
+        if row is None or row[1] <= self.clock():
+            return None
+        return str(row[0])
 
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None:
         self.db.execute(

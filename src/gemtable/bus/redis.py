@@ -1,0 +1,94 @@
+"""Pub/sub on Redis: one subscriber connection per node, re-subscribed after Redis comes back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from gemtable.bus import Handler
+
+log = logging.getLogger("gemtable")
+
+
+class RedisBus:
+    def __init__(self, url: str) -> None:
+        self.redis = aioredis.Redis.from_url(url, socket_connect_timeout=5, health_check_interval=10)
+        self.handlers: dict[str, list[Handler]] = {}
+        self.reconnected: list[Callable[[], Awaitable[None]]] = []
+        self._pubsub: aioredis.client.PubSub | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def publish(self, channel: str, message: bytes) -> None:
+        await self.redis.publish(channel, message)
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        if self._reader is None:
+            self._reader = asyncio.ensure_future(self._read())
+        first = channel not in self.handlers
+        self.handlers.setdefault(channel, []).append(handler)
+        if first and self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        handlers = self.handlers.get(channel, [])
+        with contextlib.suppress(ValueError):
+            handlers.remove(handler)
+        if not handlers and channel in self.handlers:
+            del self.handlers[channel]
+            if self._pubsub is not None:
+                with contextlib.suppress(RedisError, OSError):
+                    await self._pubsub.unsubscribe(channel)
+
+    def on_reconnect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        self.reconnected.append(callback)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+        with contextlib.suppress(Exception):
+            if self._pubsub is not None:
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.redis.aclose()
+
+    async def _read(self) -> None:
+        first = True
+        while True:
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe("gt:hello")
+                if self.handlers:
+                    await pubsub.subscribe(*self.handlers)
+                self._pubsub = pubsub
+                if not first:
+                    log.info("pub/sub is back; catching up")
+                    for callback in self.reconnected:
+                        self._spawn(callback())
+                first = False
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        continue
+                    channel = message["channel"]
+                    name = channel.decode() if isinstance(channel, bytes) else str(channel)
+                    data = message["data"]
+                    payload = data if isinstance(data, bytes) else str(data).encode()
+                    for handler in list(self.handlers.get(name, ())):
+                        self._spawn(handler(payload))
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                log.warning("pub/sub connection lost (%s); retrying", exc)
+                self._pubsub = None
+                await asyncio.sleep(0.5)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -1,0 +1,454 @@
+"""The tables a server process (a node) runs or follows.
+
+Every table is run by exactly one node at a time: the holder of its lease in
+the store.  The owner executes every command, in a fixed order — act (the table
+checks who asks, whether they may, whether it is legal) → let the clock catch
+up → persist (a fenced append: only the lease holder can write) → publish the
+new events → tell its own phones.  Other nodes *follow* the table: they apply
+the published events to a replica, to show their own phones their views, and
+forward their phones' commands to the owner over the bus.
+
+A node that dies stops renewing its leases; within a few seconds (the lease's
+time to live) another node takes its tables over from the log — deadlines are
+in the events, so the clock goes on where it stood.  A node that stalls and
+comes back finds its lease gone: its next append is refused, and it turns into
+a follower without having told anyone anything.
+
+The embedded default is the same code with one node, an in-memory bus and the
+SQLite store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gemtable.bus import Bus, Handler, MemoryBus
+from gemtable.server.conn import Conn
+from gemtable.server.ops import Op, perform
+from gemtable.store import Conflict, LeaseLost, Store
+from gemtable.table import Table, TableError
+
+log = logging.getLogger("gemtable")
+
+ACTIVE_WINDOW = 2 * 24 * 3600.0
+"""Tables touched within this many seconds are kept running (and come back after a restart)."""
+FORWARD_TIMEOUT = 2.0
+
+
+class Moved(Exception):
+    """This node lost a table's lease while acting on it."""
+
+
+@dataclass
+class Local:
+    """A table as this node holds it: run (owned) or followed, with this node's phones at it."""
+
+    table: Table
+    saved: int
+    owned: bool
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    people: dict[int, Conn] = field(default_factory=dict)
+    onlookers: set[Conn] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+    records_saved: set[int] = field(default_factory=set)
+
+    @property
+    def code(self) -> str:
+        return self.table.code
+
+
+Deliver = Callable[[Local, bool, Conn | None], None]
+"""Tell this node's phones at a table: (table, changed, reply-to)."""
+Kick = Callable[[Local, int, tuple[str, int]], None]
+
+
+class Node:
+    def __init__(self, store: Store, bus: Bus | None = None, clock: Callable[[], float] = time.time,
+                 node_id: str | None = None, lease_ttl: float = 3.0) -> None:
+        self.store = store
+        self.bus = bus or MemoryBus()
+        self.clock = clock
+        self.id = node_id or secrets.token_hex(6)
+        self.lease_ttl = lease_ttl
+        self.tables: dict[str, Local] = {}
+        self.deliver: Deliver = lambda local, changed, reply: None
+        self.kick: Kick = lambda local, pid, keep: None
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._replies: dict[str, asyncio.Future[Any]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._maintenance: asyncio.Task[None] | None = None
+        self._channel_handlers: dict[str, tuple[Handler, Handler]] = {}
+
+    # --- life cycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.bus.subscribe(self._node_channel(self.id), self._on_reply)
+        self.bus.on_reconnect(self._catch_up)
+        await self.sweep()
+        self._maintenance = asyncio.ensure_future(self._maintain())
+
+    async def stop(self) -> None:
+        if self._maintenance:
+            self._maintenance.cancel()
+        for local in self.tables.values():
+            if local.timer:
+                local.timer.cancel()
+            if local.owned:
+                with contextlib.suppress(Exception):
+                    await self.store.release(local.code, self.id)
+        for task in list(self._tasks):
+            task.cancel()
+
+    # --- finding tables ------------------------------------------------------------------
+
+    async def table(self, code: str) -> Local | None:
+        """The table ``code`` as this node holds it, run or followed; None if there is none."""
+        local = self.tables.get(code)
+        if local is not None:
+            return local
+        async with self._loading.setdefault(code, asyncio.Lock()):
+            local = self.tables.get(code)
+            if local is None:
+                if not await self.store.exists(code):
+                    return None
+                local = await self._load(code)
+        return local
+
+    async def adopt(self, table: Table) -> Local:
+        """A table this node has just created: it runs it."""
+        if not await self.store.acquire(table.code, self.id, self.lease_ttl):
+            raise TableError("busy", "that table code is taken; try again")
+        local = Local(table, saved=0, owned=True)
+        await self._subscribe(local)
+        try:
+            await self._persist(local)
+        except (Conflict, LeaseLost):
+            await self._unsubscribe(local)
+            raise TableError("busy", "that table code is taken; try again") from None
+        self.tables[table.code] = local
+        return local
+
+    async def _load(self, code: str) -> Local:
+        owned = await self.store.acquire(code, self.id, self.lease_ttl)
+        events = await self.store.load(code)
+        table = Table.rebuild(events, self.clock())
+        local = Local(table, saved=len(events), owned=owned, records_saved=set(table.records))
+        await self._subscribe(local)
+        self.tables[code] = local
+        if owned:
+            log.info("node %s runs table %s (%d events)", self.id, code, len(events))
+            await self._announce(local)
+            await self.run(local, {"op": "noop"})
+        return local
+
+    # --- running a command -----------------------------------------------------------------
+
+    async def execute(self, local: Local, op: Op, reply: Conn | None = None,
+                      after: Callable[[Any], None] | None = None) -> Any:
+        """Carry out ``op`` where the table runs: here, or on its owner."""
+        for _ in range(3):
+            if local.owned:
+                try:
+                    return await self.run(local, op, reply, after)
+                except Moved:
+                    continue
+            try:
+                result = await self._forward(local, op)
+            except TimeoutError:
+                if await self._take_over(local):
+                    continue
+                raise TableError("busy", "the table is moving to another server; try again") from None
+            if after is not None:
+                after(result)
+            if reply is not None:
+                self.deliver(local, False, reply)
+            return result
+        raise TableError("busy", "the table is moving to another server; try again")
+
+    async def run(self, local: Local, op: Op, reply: Conn | None = None,
+                  after: Callable[[Any], None] | None = None) -> Any:
+        """On the owner: act, let the clock catch up, persist, publish, then tell the phones."""
+        async with local.lock:
+            if not local.owned:
+                raise Moved
+            table = local.table
+            now = self.clock()
+            before = (table.events, frozenset(table.runtime.connected))
+            refused: TableError | None = None
+            result: Any = None
+            try:
+                result = perform(table, op, now)
+            except TableError as exc:
+                refused = exc
+            table.tick(now)
+            try:
+                events = await self._persist(local)
+            except (LeaseLost, Conflict):
+                await self._demote(local)
+                raise Moved from None
+            changed = before != (table.events, frozenset(table.runtime.connected))
+            if changed:
+                await self._publish(local, events)
+            if after is not None and refused is None:
+                after(result)
+            self.deliver(local, changed, reply)
+            self._schedule(local)
+            if refused is not None:
+                raise refused
+            return result
+
+    async def _persist(self, local: Local) -> list[dict[str, Any]]:
+        table = local.table
+        events = table.take_outbox()
+        if events:
+            try:
+                await self.store.append(table.code, local.saved + 1, events, owner=self.id)
+            except (LeaseLost, Conflict):
+                raise
+            except Exception:
+                log.exception("could not save table %s; reloading it", table.code)
+                await self._reload(local)
+                raise TableError("server-error", "the server could not save that; please try again") from None
+            local.saved += len(events)
+        for number, record in table.records.items():
+            if number not in local.records_saved:
+                with contextlib.suppress(Exception):
+                    await self.store.save_record(table.code, number, record)
+                    local.records_saved.add(number)
+        return events
+
+    async def _reload(self, local: Local) -> None:
+        """Throw away what is in memory and read the table back from the store."""
+        runtime = local.table.runtime
+        events = await self.store.load(local.code)
+        local.table = Table.rebuild(events, self.clock())
+        local.table.runtime.connected = set(runtime.connected)
+        local.saved = len(events)
+
+    def _schedule(self, local: Local) -> None:
+        if local.timer is not None:
+            local.timer.cancel()
+            local.timer = None
+        wake = local.table.next_wakeup() if local.owned else None
+        if wake is None:
+            return
+        delay = max(0.0, wake - self.clock()) + 0.005
+        local.timer = asyncio.get_running_loop().call_later(delay, self._spawn, self._tick(local))
+
+    async def _tick(self, local: Local) -> None:
+        with contextlib.suppress(Moved, TableError):
+            await self.run(local, {"op": "noop"})
+
+    # --- owners and followers ------------------------------------------------------------------
+
+    @staticmethod
+    def _out_channel(code: str) -> str:
+        return f"gt:out:{code}"
+
+    @staticmethod
+    def _cmd_channel(code: str) -> str:
+        return f"gt:cmd:{code}"
+
+    @staticmethod
+    def _node_channel(node: str) -> str:
+        return f"gt:node:{node}"
+
+    async def _subscribe(self, local: Local) -> None:
+        code = local.code
+        local_handlers = self._handlers(code)
+        await self.bus.subscribe(self._out_channel(code), local_handlers[0])
+        await self.bus.subscribe(self._cmd_channel(code), local_handlers[1])
+
+    async def _unsubscribe(self, local: Local) -> None:
+        code = local.code
+        handlers = self._handlers(code)
+        await self.bus.unsubscribe(self._out_channel(code), handlers[0])
+        await self.bus.unsubscribe(self._cmd_channel(code), handlers[1])
+
+    def _handlers(self, code: str) -> tuple[Handler, Handler]:
+        """The bus handlers of one table (the same objects each time, so they can be unsubscribed)."""
+        if code not in self._channel_handlers:
+            async def on_out(data: bytes) -> None:
+                await self._on_update(code, data)
+
+            async def on_cmd(data: bytes) -> None:
+                await self._on_command(code, data)
+
+            self._channel_handlers[code] = (on_out, on_cmd)
+        return self._channel_handlers[code]
+
+    async def _publish(self, local: Local, events: list[dict[str, Any]]) -> None:
+        message = {
+            "node": self.id,
+            "seq": local.saved - len(events) + 1,
+            "events": events,
+            "connected": sorted(local.table.runtime.connected),
+        }
+        with contextlib.suppress(Exception):
+            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+
+    async def publish_kick(self, local: Local, pid: int, conn: Conn) -> None:
+        """Tell every node: the newest phone of ``pid`` is ``conn``; close any other."""
+        message = {"node": self.id, "kick": pid, "keep": [self.id, conn.id]}
+        with contextlib.suppress(Exception):
+            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+
+    async def _on_update(self, code: str, data: bytes) -> None:
+        message = json.loads(data)
+        local = self.tables.get(code)
+        if local is None:
+            return
+        if "kick" in message:
+            node, conn = message["keep"]
+            self.kick(local, int(message["kick"]), (str(node), int(conn)))
+            return
+        if "announce" in message:
+            if message["node"] != self.id:
+                await self._reannounce(local)
+            return
+        if message.get("node") == self.id or local.owned:
+            return
+        async with local.lock:
+            if local.owned:
+                return
+            seq, events = int(message["seq"]), list(message["events"])
+            if seq > local.saved + 1:  # missed something: read it from the log
+                events = await self.store.load(code, local.saved + 1)
+                seq = local.saved + 1
+            for event in events[local.saved + 1 - seq:]:
+                local.table.apply(event)
+                local.saved += 1
+            local.table.runtime.connected = set(message.get("connected", []))
+            self.deliver(local, True, None)
+
+    async def _on_command(self, code: str, data: bytes) -> None:
+        message = json.loads(data)
+        local = self.tables.get(code)
+        if local is None or not local.owned:
+            return  # the sender will time out and look for the owner
+        reply: dict[str, Any] = {"req": message["req"]}
+        try:
+            reply["result"] = await self.run(local, message["op"])
+        except TableError as exc:
+            reply["error"] = [exc.code, exc.message]
+        except Moved:
+            return
+        with contextlib.suppress(Exception):
+            await self.bus.publish(self._node_channel(message["node"]), json.dumps(reply).encode())
+
+    async def _on_reply(self, data: bytes) -> None:
+        message = json.loads(data)
+        future = self._replies.pop(message.get("req", ""), None)
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    async def _forward(self, local: Local, op: Op) -> Any:
+        req = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._replies[req] = future
+        message = {"req": req, "node": self.id, "op": op}
+        try:
+            await self.bus.publish(self._cmd_channel(local.code), json.dumps(message).encode())
+            reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
+        finally:
+            self._replies.pop(req, None)
+        if "error" in reply:
+            raise TableError(*reply["error"])
+        return reply.get("result")
+
+    async def _take_over(self, local: Local) -> bool:
+        """The owner did not answer: take the table if its lease has lapsed."""
+        if not await self.store.acquire(local.code, self.id, self.lease_ttl):
+            return False
+        await self._promote(local)
+        return True
+
+    async def _promote(self, local: Local) -> None:
+        async with local.lock:
+            await self._reload(local)
+            local.owned = True
+            local.table.runtime.since = {pid: self.clock() for pid in local.table.people}
+            for pid in local.people:
+                local.table.runtime.connected.add(pid)
+                local.table.runtime.since.pop(pid, None)
+        log.info("node %s took over table %s", self.id, local.code)
+        await self._announce(local)
+        with contextlib.suppress(Moved, TableError):
+            await self.run(local, {"op": "noop"})
+
+    async def _announce(self, local: Local) -> None:
+        """Ask the other nodes which of this table's people are connected to them."""
+        message = {"node": self.id, "announce": True}
+        with contextlib.suppress(Exception):
+            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+
+    async def _reannounce(self, local: Local) -> None:
+        for pid in list(local.people):
+            with contextlib.suppress(TableError):
+                await self.execute(local, {"op": "connect", "person": pid})
+
+    async def _demote(self, local: Local) -> None:
+        """This node lost the table's lease: forget what was not saved, and follow."""
+        log.warning("node %s lost table %s; following it now", self.id, local.code)
+        local.owned = False
+        if local.timer:
+            local.timer.cancel()
+            local.timer = None
+        with contextlib.suppress(Exception):
+            await self._reload(local)
+
+    # --- keeping leases --------------------------------------------------------------------
+
+    async def _maintain(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ttl / 3)
+            try:
+                await self._renew()
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the store is away: try again next round
+                log.warning("lease upkeep failed: %r", exc)
+
+    async def _renew(self) -> None:
+        for local in list(self.tables.values()):
+            if local.owned and not await self.store.acquire(local.code, self.id, self.lease_ttl):
+                async with local.lock:
+                    await self._demote(local)
+
+    async def sweep(self) -> None:
+        """Run every recently active table that no node runs (after a death, or at start)."""
+        codes = await self.store.active(self.clock() - ACTIVE_WINDOW)
+        owners = await self.store.owners(codes)
+        for code, owner in owners.items():
+            if owner is not None:
+                continue
+            local = self.tables.get(code)
+            if local is None:
+                await self.table(code)
+            elif not local.owned and await self.store.acquire(code, self.id, self.lease_ttl):
+                await self._promote(local)
+
+    async def _catch_up(self) -> None:
+        """The bus was away: read what the followed tables missed."""
+        for local in list(self.tables.values()):
+            if local.owned:
+                continue
+            async with local.lock:
+                for event in await self.store.load(local.code, local.saved + 1):
+                    local.table.apply(event)
+                    local.saved += 1
+            self.deliver(local, True, None)
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

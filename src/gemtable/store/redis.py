@@ -1,0 +1,110 @@
+"""Cluster mode's store: event logs, leases, the table directory and records in Redis.
+
+Keys (``{CODE}`` is a hash tag, so one table's keys would share a slot):
+
+* ``gt:{CODE}:log`` — a list, one JSON event per item, event N at index N-1;
+* ``gt:{CODE}:lease`` — the node running the table, with a time to live;
+* ``gt:{CODE}:records`` — a hash, game number → record JSON;
+* ``gt:tables`` — a sorted set, code → time of the last event (the directory).
+
+Appends and leases are Lua scripts, so that "check the lease, check the next
+event number, append" is one atomic step (fencing: a node that lost its lease
+can never write again).  See docs/deploy.md for the Redis persistence settings
+that keep games safe.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from gemtable.store import Conflict, Event, LeaseLost
+
+APPEND = """
+if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then return -1 end
+local length = redis.call('LLEN', KEYS[1])
+if length + 1 ~= tonumber(ARGV[2]) then return -2 - length end
+for i = 5, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+return length + #ARGV - 4
+"""
+
+ACQUIRE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+DIRECTORY = "gt:tables"
+
+
+def key(code: str, part: str) -> str:
+    return f"gt:{{{code}}}:{part}"
+
+
+class RedisStore:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.redis = aioredis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5, health_check_interval=10
+        )
+        self._append = self.redis.register_script(APPEND)
+        self._acquire = self.redis.register_script(ACQUIRE)
+        self._release = self.redis.register_script(RELEASE)
+
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
+        if not events:
+            return
+        bodies = [json.dumps(e, separators=(",", ":")) for e in events]
+        updated = float(events[-1].get("at", 0.0))
+        result = int(await self._append(
+            keys=[key(code, "log"), key(code, "lease"), DIRECTORY],
+            args=[owner or "", first_seq, updated, code, *bodies],
+        ))
+        if result == -1:
+            raise LeaseLost(f"table {code} is not run by {owner}")
+        if result < -1:
+            raise Conflict(f"table {code}: expected event {-result - 1}, got {first_seq}")
+
+    async def load(self, code: str, start: int = 1) -> list[Event]:
+        items = await self.redis.lrange(key(code, "log"), max(0, start - 1), -1)
+        return [json.loads(item) for item in items]
+
+    async def exists(self, code: str) -> bool:
+        return await self.redis.zscore(DIRECTORY, code) is not None
+
+    async def active(self, since: float) -> list[str]:
+        codes = await self.redis.zrangebyscore(DIRECTORY, since, "+inf")
+        return sorted(str(code) for code in codes)
+
+    async def acquire(self, code: str, owner: str, ttl: float) -> bool:
+        return bool(await self._acquire(keys=[key(code, "lease")], args=[owner, max(1, int(ttl * 1000))]))
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        if not codes:
+            return {}
+        holders = await self.redis.mget([key(code, "lease") for code in codes])
+        return {code: None if holder is None else str(holder) for code, holder in zip(codes, holders, strict=True)}
+
+    async def release(self, code: str, owner: str) -> None:
+        await self._release(keys=[key(code, "lease")], args=[owner])
+
+    async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None:
+        await self.redis.hset(key(code, "records"), str(number), json.dumps(record, separators=(",", ":")))
+
+    async def record(self, code: str, number: int) -> dict[str, Any] | None:
+        body = await self.redis.hget(key(code, "records"), str(number))
+        return None if body is None else dict(json.loads(body))
+
+    async def close(self) -> None:
+        await self.redis.aclose()

@@ -1,0 +1,135 @@
+"""One contract, three stores: memory, SQLite (embedded) and Redis (cluster mode)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gemtable.store import Conflict, LeaseLost, MemoryStore, Store
+from gemtable.store.sqlite import SqliteStore
+from tests.redis_server import RedisServer
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    if request.param == "memory":
+        shared = MemoryStore()
+        return lambda: shared
+    if request.param == "sqlite":
+        return lambda: SqliteStore(tmp_path / "store.sqlite3")
+    from gemtable.store.redis import RedisStore
+
+    server = request.getfixturevalue("redis_server")
+    prefix_flush = RedisStore(server.url)
+    asyncio.run(_flush(prefix_flush))
+    return lambda: RedisStore(server.url)
+
+
+async def _flush(store: Any) -> None:
+    await store.redis.flushdb()
+    await store.close()
+
+
+def run(make_store: Callable[[], Store], scenario: Callable[[Store, Store], Any]) -> None:
+    async def go() -> None:
+        a, b = make_store(), make_store()  # two handles on one store, as two nodes would have
+        try:
+            await scenario(a, b)
+        finally:
+            await a.close()
+            if b is not a:
+                await b.close()
+
+    asyncio.run(go())
+
+
+def ev(i: int, at: float = 100.0) -> dict[str, Any]:
+    return {"type": "x", "i": i, "at": at}
+
+
+def test_an_appended_log_loads_in_order_from_any_point(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        assert await a.load("ABCD") == [] and not await a.exists("ABCD")
+        await a.append("ABCD", 1, [ev(1), ev(2)])
+        await a.append("ABCD", 3, [ev(3)])
+        assert [e["i"] for e in await b.load("ABCD")] == [1, 2, 3]
+        assert [e["i"] for e in await b.load("ABCD", start=2)] == [2, 3]
+        assert await b.exists("ABCD")
+
+    run(make_store, scenario)
+
+
+def test_an_event_number_is_written_once(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        await a.append("ABCD", 1, [ev(1)])
+        with pytest.raises(Conflict):
+            await b.append("ABCD", 1, [ev(99)])
+        with pytest.raises(Conflict):
+            await b.append("ABCD", 3, [ev(99)])
+        assert [e["i"] for e in await a.load("ABCD")] == [1]
+
+    run(make_store, scenario)
+
+
+def test_only_the_lease_holder_may_append(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        assert await a.acquire("ABCD", "node-a", 30)
+        assert not await b.acquire("ABCD", "node-b", 30)
+        assert await a.acquire("ABCD", "node-a", 30)  # renewing
+        assert (await b.owners(["ABCD", "EFHJ"])) == {"ABCD": "node-a", "EFHJ": None}
+        await a.append("ABCD", 1, [ev(1)], owner="node-a")
+        with pytest.raises(LeaseLost):
+            await b.append("ABCD", 2, [ev(2)], owner="node-b")
+        await a.release("ABCD", "node-a")
+        assert await b.acquire("ABCD", "node-b", 30)
+        with pytest.raises(LeaseLost):  # the old holder is fenced off
+            await a.append("ABCD", 2, [ev(2)], owner="node-a")
+        await b.append("ABCD", 2, [ev(2)], owner="node-b")
+        assert [e["i"] for e in await a.load("ABCD")] == [1, 2]
+
+    run(make_store, scenario)
+
+
+def test_a_lease_lapses_after_its_time(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        assert await a.acquire("ABCD", "node-a", 0.2)
+        assert not await b.acquire("ABCD", "node-b", 0.2)
+        await asyncio.sleep(0.4)
+        assert (await b.owners(["ABCD"]))["ABCD"] is None
+        assert await b.acquire("ABCD", "node-b", 5)
+
+    run(make_store, scenario)
+
+
+def test_the_directory_lists_recently_active_tables(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        await a.append("OLDT", 1, [ev(1, at=10.0)])
+        await a.append("NEWT", 1, [ev(1, at=1000.0)])
+        assert await b.active(500.0) == ["NEWT"]
+        assert await b.active(0.0) == ["NEWT", "OLDT"]
+
+    run(make_store, scenario)
+
+
+def test_records_are_kept_per_game(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        await a.save_record("ABCD", 1, {"scores": [1, 2]})
+        await a.save_record("ABCD", 2, {"scores": [3]})
+        assert await b.record("ABCD", 1) == {"scores": [1, 2]}
+        assert await b.record("ABCD", 2) == {"scores": [3]}
+        assert await b.record("ABCD", 3) is None
+
+    run(make_store, scenario)
