@@ -106,6 +106,14 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok")
 
+    async def node(request: Request) -> Response:
+        tables = hub.node.tables.values()
+        return JSONResponse({
+            "node": hub.node.id,
+            "runs": sum(1 for local in tables if local.owned),
+            "follows": sum(1 for local in tables if not local.owned),
+        })
+
     async def _lookup(request: Request) -> Any:
         address = _address(request)
         if not hub.lookups.peek(address):
@@ -165,6 +173,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         Route("/api/tables/{code}/qr.svg", table_qr),
         Route("/api/tables/{code}/games/{number}", game_record),
         Route("/healthz", health),
+        Route("/api/node", node),
         WebSocketRoute("/ws", websocket),
     ]
     if (WEB / "static").is_dir():
