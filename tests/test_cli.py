@@ -1,0 +1,79 @@
+"""The gemtable command: simulate, replay, bench engine, bench bots."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from gemtable.cli import main
+from gemtable.play import play_bots
+
+
+def gemtable(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gemtable", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_simulate_prints_json_per_bot_and_is_reproducible() -> None:
+    args = ("simulate", "--games", "60", "--players", "2-8", "--seed", "7", "--bots", "random,cautious,odds",
+            "--json")
+    first = gemtable(*args)
+    assert first.returncode == 0, first.stderr
+    data = json.loads(first.stdout)
+    assert data["games"] == 60 and set(data["bots"]) == {"random", "cautious", "odds"}
+    for row in data["bots"].values():
+        assert 0.0 <= row["win_rate"] <= 1.0 and row["seats"] > 0 and row["mean_score"] >= 0
+    one_job = gemtable(*args, "--jobs", "1")
+    assert json.loads(one_job.stdout) == data  # same figures on one core or two
+
+
+def test_simulate_prints_a_table() -> None:
+    result = gemtable("simulate", "--games", "20", "--bots", "cautious,odds", "--players", "3")
+    assert result.returncode == 0, result.stderr
+    assert "cautious" in result.stdout and "win rate" in result.stdout
+
+
+def test_replay_prints_the_outcome_and_checks_it_against_the_record(tmp_path: Path) -> None:
+    state = play_bots("expedition", {"preset": "table"}, ["odds", "cautious", "random"], 11)
+    record = state.record().to_json()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    result = gemtable("replay", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    outcome = json.loads(result.stdout)
+    assert outcome["scores"] == state.scores() and outcome["matches_record"] is True
+    record["scores"] = [s + 1 for s in record["scores"]]  # a forged result
+    path.write_text(json.dumps(record))
+    forged = gemtable("replay", str(path))
+    assert forged.returncode == 1 and "DIFFERS" in forged.stdout
+
+
+def test_replay_refuses_a_broken_record_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"game": "expedition", "rules": {}, "seats": 3, "seed": 1, "inputs": [[7, "deeper"]]}')
+    assert main(["replay", str(path)]) == 2
+    path.write_text("not json")
+    assert main(["replay", str(path)]) == 2
+
+
+def test_bench_engine_prints_games_per_second() -> None:
+    result = gemtable("bench", "engine", "--seconds", "0.5", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["games_per_second"] > 0 and data["players"] == 5 and data["bot"] == "cautious"
+
+
+def test_bench_bots_times_montecarlo_at_eight_players() -> None:
+    result = gemtable("bench", "bots", "--games", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["bot"] == "montecarlo" and data["players"] == 8 and data["decisions"] > 0
+    assert data["p50_ms"] <= data["p99_ms"] <= data["max_ms"]
+
+
+def test_unknown_names_are_clear_errors() -> None:
+    result = gemtable("simulate", "--bots", "clairvoyant", "--games", "1")
+    assert result.returncode == 2 and "clairvoyant" in result.stderr
+    result = gemtable("simulate", "chess")
+    assert result.returncode == 2 and "unknown game" in result.stderr
