@@ -198,7 +198,7 @@ class ExpeditionState:
             if not pending.keys().isdisjoint(choices):
                 raise IllegalMove("a seat in a joint choice has already chosen")
             choices = {**pending, **choices}
-        if choices.keys() != self._inside_set or len(choices) != len(self.inside):
+        if choices.keys() != self._inside_set:  # (dict keys are unique: equal sets, equal counts)
             raise IllegalMove("a joint choice names every explorer inside who has not chosen, once")
         try:
             valid = _MOVE_SET.issuperset(choices.values())
@@ -206,7 +206,8 @@ class ExpeditionState:
             valid = False
         if not valid:
             raise IllegalMove("a choice is 'deeper' or 'camp'")
-        self.choices = {}
+        if pending:
+            self.choices = {}
         self._reveal(choices)
 
     def _check_open(self) -> None:
