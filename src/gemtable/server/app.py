@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,9 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
     async def table_qr(request: Request) -> Response:
         code = normal_code(request.path_params["code"])
         qr = segno.make(_join_url(request, code), error="m")
-        return Response(qr.svg_inline(scale=8, border=2, dark="#111", light="#fff"), media_type="image/svg+xml")
+        out = io.BytesIO()
+        qr.save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2, dark="#111", light="#fff")
+        return Response(out.getvalue(), media_type="image/svg+xml")
 
     async def game_record(request: Request) -> Response:
         code = normal_code(request.path_params["code"])

@@ -177,6 +177,9 @@ class Hub:
             self._strike(conn, exc.code, exc.message)
         except TableError as exc:
             conn.send(p.encode(p.Error(code=exc.code, message=exc.message)))
+        except Exception:  # a bug must cost one answer, not the connection or the server
+            log.exception("a message from %s failed", conn.address)
+            conn.send(p.encode(p.Error(code="server-error", message="something went wrong on the server")))
 
     def _strike(self, conn: Conn, code: str, message: str) -> None:
         conn.strikes += 1

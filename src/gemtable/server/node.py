@@ -186,9 +186,16 @@ class Node:
             result: Any = None
             try:
                 result = perform(table, op, now)
+                table.tick(now)
             except TableError as exc:
                 refused = exc
-            table.tick(now)
+                table.tick(now)
+            except Exception:  # a bug: never let it leave the table half-changed
+                log.exception("table %s failed on %r; reloading it from the store", local.code, op.get("op"))
+                table.take_outbox()
+                await self._reload(local)
+                self._schedule(local)
+                raise TableError("server-error", "something went wrong on the server; nothing changed") from None
             try:
                 events = await self._persist(local)
             except (LeaseLost, Conflict):

@@ -1,0 +1,379 @@
+// The expedition: everything the phone, the TV and the results page draw of the game
+// itself. The generic table (table.js) calls renderGame, renderActions, renderResults
+// and changes; the rules page and the results page use the drawings.
+
+import { h, put } from './dom.js';
+import { t, num, personName } from './i18n.js';
+import { icon } from './icons.js';
+import { chart } from './chart.js';
+
+export const HAZARDS = ['snakes', 'spiders', 'mummies', 'fire', 'rockfall'];
+
+const isTreasure = (card) => /^\d+$/.test(card);
+
+// --- gems -----------------------------------------------------------------------------
+
+const rubies = (rules) => rules && rules.gem_display === 'rubies';
+
+/** Gems as words ("5 gems", "1 diamond, 2 rubies"), for people and screen readers. */
+export function gemsText(n, rules) {
+  if (!rubies(rules)) return t('n.gems', { n });
+  const d = Math.floor(n / 5);
+  const r = n % 5;
+  const parts = [];
+  if (d) parts.push(t('n.diamonds', { n: d }));
+  if (r || !d) parts.push(t('n.rubies', { n: r }));
+  return parts.join(t('list.and'));
+}
+
+/** Gems as number and picture: "◆ 5", or "◇ 1 ● 2" in rubies and diamonds. */
+export function gems(n, rules, cls = '') {
+  const label = gemsText(n, rules);
+  if (!rubies(rules)) {
+    return h('span', { class: `gems ${cls}`, title: label },
+      icon('gem'), h('b', { text: num(n) }), h('span', { class: 'sr-only', text: ` ${t('word.gems')}` }));
+  }
+  const d = Math.floor(n / 5);
+  const r = n % 5;
+  return h('span', { class: `gems ${cls}`, title: label },
+    d ? [icon('diamond'), h('b', { text: num(d) })] : null,
+    r || !d ? [icon('ruby'), h('b', { text: num(r) })] : null,
+    h('span', { class: 'sr-only', text: ` (${label})` }));
+}
+
+// --- cards ----------------------------------------------------------------------------
+
+export function cardName(card, rules) {
+  if (isTreasure(card)) return rubies(rules) ? t('n.rubies', { n: Number(card) }) : t('n.gems', { n: Number(card) });
+  if (card === 'relic') return t('card.relic');
+  if (card === 'relic-taken') return t('card.relic_taken');
+  return t('hz.' + card);
+}
+
+/** One card as drawn on the path, in the rules, on the TV. */
+export function drawCard(card, { lying = 0, rules = null, cls = '' } = {}) {
+  const name = cardName(card, rules);
+  if (isTreasure(card)) {
+    const label = lying ? `${name}, ${t('card.lying', { gems: gemsText(lying, rules) })}` : name;
+    return h('div', { class: `card treasure ${cls}`, role: 'img', 'aria-label': label },
+      h('span', { class: 'val', text: card }),
+      icon(rubies(rules) ? 'ruby' : 'gem'),
+      lying ? h('span', { class: 'lying', title: t('card.lying', { gems: gemsText(lying, rules) }) },
+        icon(rubies(rules) ? 'ruby' : 'gem'), h('b', { text: num(lying) })) : null);
+  }
+  if (card === 'relic' || card === 'relic-taken') {
+    return h('div', { class: `card relic ${card === 'relic-taken' ? 'taken' : ''} ${cls}`, role: 'img', 'aria-label': name },
+      icon(card === 'relic' ? 'relic' : 'taken'), h('span', { class: 'cn', text: name }));
+  }
+  return h('div', { class: `card hazard hz-${card} ${cls}`, role: 'img', 'aria-label': name },
+    icon(card), h('span', { class: 'cn', text: name }));
+}
+
+// --- who is who -----------------------------------------------------------------------
+
+function nameOf(seat, names) {
+  return names[seat] ?? t('word.seat', { n: seat + 1 });
+}
+
+function listNames(seats, names) {
+  const all = seats.map((seat) => nameOf(seat, names));
+  if (all.length <= 1) return all.join('');
+  return all.slice(0, -1).join(t('list.comma')) + t('list.and') + all[all.length - 1];
+}
+
+/** The people of the table, each with their seat's player in this game. */
+function roster(v) {
+  const players = new Map((v.state?.players || []).map((p) => [p.seat, p]));
+  const rows = v.table.people
+    .filter((p) => p.chair !== null || (p.seat !== null && players.has(p.seat)))
+    .map((p) => ({ person: p, player: p.seat !== null ? players.get(p.seat) || null : null }));
+  const order = (r) => (r.person.chair === null ? 99 : r.person.chair);
+  return rows.sort((a, b) => order(a) - order(b));
+}
+
+function statusOf(row, phase) {
+  const { person, player } = row;
+  if (person.status === 'gone') return ['left', t('st.left')];
+  if (person.status === 'away') return ['away', t('st.away')];
+  if (person.status === 'waiting' || !player) return ['waiting', t('st.waiting')];
+  if (player.status === 'inside') {
+    if (phase === 'playing' && person.to_act) {
+      return person.chosen ? ['chosen', t('st.chosen')] : ['deciding', t('st.deciding')];
+    }
+    return ['inside', t('st.inside')];
+  }
+  if (player.status === 'camp') return ['camp', t('st.camp')];
+  return ['out', t('st.out')];
+}
+
+// --- the game on a phone or a TV ------------------------------------------------------
+
+export function renderGame(el, v, ui) {
+  const st = v.state;
+  if (!st) return;
+  const rules = st.rules;
+  const local = ui.local;
+  const key = `${v.table.game_number}.${st.cave}`;
+  const fresh = local.drawnKey !== `${key}.${st.path.length}`;
+  local.drawnKey = `${key}.${st.path.length}`;
+
+  const head = h('div', { class: 'cave-head' },
+    h('h2', { class: 'cave-title', text: t('exp.cave', { cave: st.cave, caves: st.caves }) }),
+    h('span', { class: 'deck-left', text: t('exp.deck_left', { n: st.deck_left }) }));
+
+  const lastIndex = st.path.length - 1;
+  const path = h('ol', { class: 'path', 'aria-label': t('exp.path') },
+    st.path.map((c, i) => h('li', null, drawCard(c.card, {
+      lying: c.gems, rules,
+      cls: [i === lastIndex && fresh ? 'new' : '', i === lastIndex && st.collapsed_by ? 'collapser' : '',
+        st.danger.includes(c.card) && !st.collapsed_by ? 'warned' : ''].join(' '),
+    }))));
+  const onPath = st.path.reduce((sum, c) => sum + c.gems, 0);
+  const pathFoot = h('p', { class: 'path-foot' },
+    h('span', null, t('exp.on_path'), ' ', gems(onPath, rules)),
+    st.path.some((c) => c.card === 'relic')
+      ? h('span', null, ' · ', t('exp.relic_next', { n: st.next_relic_value })) : null);
+
+  const parts = [reveal(v, ui), head, path, st.collapsed_by ? null : pathFoot, danger(st)];
+  if (v.mode === 'phone') parts.push(mine(v));
+  parts.push(players(v));
+  put(el, parts);
+  el.classList.toggle('collapsed', Boolean(st.collapsed_by));
+  if (fresh && v.mode === 'tv') el.querySelector('.path li:last-child')?.scrollIntoView({ block: 'nearest', inline: 'end' });
+}
+
+function danger(st) {
+  const odds = typeof st.collapse_chance === 'number'
+    ? h('p', { class: 'odds' }, t('exp.odds'), ' ', h('b', { text: `${Math.round(st.collapse_chance * 100)}%` }))
+    : null;
+  const deadly = HAZARDS.filter((k) => st.danger.includes(k));
+  return h('section', { class: 'danger', 'aria-label': t('exp.hazards') },
+    h('h3', { text: t('exp.hazards') }),
+    h('ul', { class: 'hazards' }, HAZARDS.map((k) => {
+      const on = st.danger.includes(k);
+      return h('li', { class: ['hz', `hz-${k}`, on && 'deadly'] },
+        icon(k), h('span', { class: 'hn', text: t('hz.' + k) }),
+        h('span', { class: on ? 'hs' : 'sr-only', text: on ? t('exp.deadly') : t('exp.safe') }));
+    })),
+    h('p', { class: deadly.length ? 'warn' : 'calm',
+      text: deadly.length ? t('exp.warning', { kinds: deadly.map((k) => t('hz.' + k)).join(t('list.or')) })
+        : t('exp.no_hazard') }),
+    odds);
+}
+
+function mine(v) {
+  const st = v.state;
+  const me = v.me;
+  const player = me && me.seat !== null ? st.players.find((p) => p.seat === me.seat) : null;
+  if (!player) return null;
+  const rules = st.rules;
+  return h('section', { class: 'mine', 'aria-label': t('exp.mine') },
+    h('div', { class: 'stat carry' }, h('span', { class: 'lbl', text: t('exp.carry') }), gems(player.carried, rules, 'big')),
+    h('div', { class: 'stat chest' }, h('span', { class: 'lbl', text: t('exp.chest') }), gems(player.chest ?? 0, rules, 'big'),
+      h('span', { class: 'note', text: t('exp.chest_secret') })),
+    player.relics.length ? h('div', { class: 'stat relics' }, h('span', { class: 'lbl', text: t('exp.relics') }),
+      relicIcons(player.relics)) : null);
+}
+
+function relicIcons(values) {
+  return h('span', { class: 'relic-list' }, values.map((val) =>
+    h('span', { class: 'relic-chip', title: t('exp.relic_worth', { n: val }) }, icon('relic'), h('b', { text: val }))));
+}
+
+function players(v) {
+  const st = v.state;
+  const rows = roster(v);
+  const phase = v.table.phase;
+  return h('section', { class: 'players' },
+    h('h3', { text: t('exp.players') }),
+    h('ul', null, rows.map((row) => {
+      const [code, label] = statusOf(row, phase);
+      const { person, player } = row;
+      const isMe = v.me && v.me.id === person.id;
+      return h('li', { class: ['player', `s-${code}`, isMe && 'is-me'] },
+        h('span', { class: 'mark', 'aria-hidden': 'true' },
+          code === 'chosen' ? icon('check') : code === 'camp' ? icon('camp') : code === 'inside' || code === 'deciding'
+            ? icon('deeper') : person.bot ? icon('bot') : null),
+        h('span', { class: 'name' }, personName(person), isMe ? h('span', { class: 'tag', text: ` (${t('people.you')})` }) : null,
+          person.bot ? h('span', { class: 'tag', text: ` · ${t('people.bot_short')}` }) : null,
+          !person.connected && person.status !== 'gone' ? h('span', { class: 'tag', text: ` · ${t('st.offline')}` }) : null),
+        h('span', { class: 'st', text: label }),
+        player ? h('span', { class: 'carried', title: t('exp.carries') }, gems(player.carried, st.rules)) : h('span'),
+        player && player.relics.length ? relicIcons(player.relics) : null);
+    })));
+}
+
+/** The last reveal, or the collapse: who walked out, what they took, who was buried. */
+function reveal(v, ui) {
+  const st = v.state;
+  const local = ui.local;
+  const rules = st.rules;
+  if (st.collapsed_by) {
+    const lost = local.lost && local.lostKey === `${v.table.game_number}.${st.cave}` ? local.lost : null;
+    const victims = lost ? Object.keys(lost).map(Number) : [];
+    return h('section', { class: 'collapse', role: 'alert' },
+      h('div', { class: 'collapse-icon' }, icon(st.collapsed_by)),
+      h('h2', { text: t('exp.collapse') }),
+      h('p', { class: 'big', text: t('exp.collapse_by', { kind: t('hz.' + st.collapsed_by) }) }),
+      victims.length ? h('ul', { class: 'lost' }, victims.map((seat) => h('li', {
+        text: t('exp.lost', { name: nameOf(seat, v.names), gems: gemsText(lost[seat], rules) }) }))) : null,
+      leavers(st, v.names),
+      v.table.phase === 'pause' ? h('p', { class: 'next', text: t('exp.next_soon') }) : null);
+  }
+  const r = st.reveal;
+  if (!r) return null;
+  const over = v.table.phase === 'pause';
+  const key = `${v.table.game_number}.${st.cave}.${st.path.length}.${over}`;
+  const fresh = local.revealKey !== key;
+  local.revealKey = key;
+  return h('section', { class: ['reveal', over && 'over', fresh && 'pop'], 'aria-label': t('exp.reveal') },
+    over ? h('h2', { text: st.deck_ran_out ? t('exp.deck_out') : t('exp.all_out') }) : null,
+    leavers(st, v.names),
+    r.deeper.length ? h('p', { class: 'went-deeper' }, icon('deeper'),
+      h('span', { text: r.leavers.length ? t('exp.went_deeper', { names: listNames(r.deeper, v.names) })
+        : t('exp.all_deeper') })) : null);
+}
+
+function leavers(st, names) {
+  const r = st.reveal;
+  if (!r || !r.leavers.length) return null;
+  const rules = st.rules;
+  return h('ul', { class: 'leavers' }, r.leavers.map((seat, i) => {
+    const took = tookText(seat, r.banked[i] ?? 0, r.path_share, names, rules);
+    return h('li', null, icon('camp'), h('span', { text: took }),
+      r.relics.length && r.leavers.length === 1
+        ? h('strong', { class: 'relic-note' }, icon('relic'), t('exp.took_relic', { n: r.relics.reduce((a, b) => a + b, 0) }))
+        : null);
+  }));
+}
+
+/** "Ann walked out: banked 1 gem + 2 gems from the path." (shorter when there was less to take). */
+function tookText(seat, banked, share, names, rules) {
+  const name = nameOf(seat, names);
+  if (!banked && !share) return t('exp.took_nothing', { name });
+  if (!share) return t('exp.took_carried', { name, carried: gemsText(banked, rules) });
+  return t('exp.took', { name, carried: gemsText(banked, rules), share: gemsText(share, rules) });
+}
+
+// --- the two buttons ------------------------------------------------------------------
+
+export function renderActions(el, v, ui) {
+  const local = ui.local;
+  const table = v.table;
+  const me = v.me;
+  const st = v.state;
+  const can = table.phase === 'playing' && me && me.moves && me.moves.length > 0 && st;
+  if (!local.buttons) {
+    const button = (move) => h('button', { type: 'button', class: `move move-${move}`, id: `move-${move}`,
+      on: { click: () => {
+        if (ui.send({ type: 'choose', move })) local.optimistic = { move, key: local.decision };
+        ui.rerender();
+      } } }, icon(move), h('span', { class: 'mv' }), h('span', { class: 'sub' }), h('span', { class: 'ok' }));
+    local.note = h('p', { class: 'choice-note', 'aria-live': 'polite' });
+    local.buttons = { deeper: button('deeper'), camp: button('camp') };
+    put(el, local.note, h('div', { class: 'moves' }, local.buttons.deeper, local.buttons.camp));
+  }
+  el.hidden = !can;
+  if (!can) return;
+  local.decision = `${table.game_number}.${st.cave}.${st.path.length}`;
+  if (local.optimistic && (local.optimistic.key !== local.decision || me.choice === local.optimistic.move)) {
+    local.optimistic = null;
+  }
+  const choice = local.optimistic ? local.optimistic.move : me.choice;
+  const player = st.players.find((p) => p.seat === me.seat);
+  const carried = player ? player.carried : 0;
+  for (const [move, btn] of Object.entries(local.buttons)) {
+    const chosen = choice === move;
+    btn.classList.toggle('chosen', chosen);
+    btn.classList.toggle('other', Boolean(choice) && !chosen);
+    btn.setAttribute('aria-pressed', chosen ? 'true' : 'false');
+    btn.querySelector('.mv').textContent = t('exp.' + move);
+    btn.querySelector('.sub').textContent = move === 'camp'
+      ? t('exp.camp_sub', { gems: gemsText(carried, st.rules) }) : t('exp.deeper_sub');
+    btn.querySelector('.ok').textContent = chosen ? t('exp.chosen') : '';
+  }
+  const note = choice ? t('exp.your_choice', { move: t('exp.' + choice) }) : t('exp.choose');
+  if (local.note.textContent !== note) local.note.textContent = note;
+}
+
+// --- the results ----------------------------------------------------------------------
+
+/** Scores, winners and the chart. data: {scores, winners, players?, names, rules}. */
+export function renderResults(el, data, ui) {
+  const rules = data.rules;
+  const scores = data.scores || [];
+  const winners = data.winners || [];
+  const players = new Map((data.players || []).map((p) => [p.seat, p]));
+  const seats = scores.map((_, seat) => seat)
+    .filter((seat) => (players.size ? players.has(seat) : seat in data.names || winners.includes(seat)));
+  seats.sort((a, b) => scores[b] - scores[a] || a - b);
+  const winText = winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], data.names) })
+    : winners.length ? t('results.winners', { names: listNames(winners, data.names) }) : '';
+  const rows = seats.map((seat) => {
+    const p = players.get(seat);
+    const relicPts = p ? p.relics.reduce((a, b) => a + b, 0) : null;
+    const win = winners.includes(seat);
+    return h('tr', { class: win ? 'win' : '' },
+      h('td', { class: 'rank' }, win ? icon('star', t('results.won')) : null),
+      h('th', { scope: 'row', text: nameOf(seat, data.names) }),
+      h('td', null, p && p.chest !== null ? gems(p.chest, rules) : '—'),
+      h('td', null, p ? relicIcons(p.relics) : '—', p && relicPts ? h('span', { class: 'sr-only', text: String(relicPts) }) : null),
+      h('td', { class: 'total', text: num(scores[seat]) }));
+  });
+  const series = seats.filter((seat) => players.get(seat)?.chest_by_cave)
+    .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave }));
+  put(el,
+    h('h2', { class: 'results-title', text: t('results.title') }),
+    winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
+    h('table', { class: 'scores' },
+      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
+        h('th', { scope: 'col', text: rubies(rules) ? t('word.rubies_col') : t('word.gems_col') }),
+        h('th', { scope: 'col', text: t('results.relics') }),
+        h('th', { scope: 'col', text: t('results.total') }))),
+      h('tbody', null, rows)),
+    series.length ? h('figure', { class: 'chart' },
+      h('figcaption', { text: t('results.chart') }),
+      chart(series, { xLabel: (i) => String(i + 1), xTitle: t('results.cave'), title: t('results.chart') }))
+      : h('p', { class: 'note', text: t('results.no_chart') }));
+}
+
+// --- what changed ---------------------------------------------------------------------
+
+/** Announcements and vibration for what changed between two states. */
+export function changes(prev, next, ui) {
+  const say = [];
+  let buzz = null;
+  const a = prev.state;
+  const b = next.state;
+  if (!b) return { say, buzz };
+  const sameGame = a && prev.game_number === next.game_number;
+  const sameCave = sameGame && a.cave === b.cave;
+  const names = {};
+  for (const p of next.people) if (p.seat !== null) names[p.seat] = personName(p);
+  const revealed = b.reveal && (!sameCave || a.path.length !== b.path.length || !a.reveal
+    || JSON.stringify(a.reveal) !== JSON.stringify(b.reveal));
+  if (revealed && b.reveal.leavers.length) {
+    say.push(b.reveal.leavers.map((seat, i) => tookText(seat, b.reveal.banked[i] ?? 0, b.reveal.path_share,
+      names, b.rules)).join(' '));
+  }
+  const turned = b.path.length > 0 && (!sameCave || a.path.length < b.path.length);
+  if (turned && b.collapsed_by && !(sameCave && a.collapsed_by)) {
+    const lost = {};
+    const before = new Map((sameCave ? a.players : []).map((p) => [p.seat, p.carried]));
+    for (const seat of b.reveal ? b.reveal.deeper : []) lost[seat] = before.get(seat) ?? 0;
+    ui.local.lost = lost;
+    ui.local.lostKey = `${next.game_number}.${b.cave}`;
+    say.push(t('exp.collapse'), t('exp.collapse_by', { kind: t('hz.' + b.collapsed_by) }));
+    buzz = [200, 80, 200, 80, 400];
+  } else if (turned) {
+    const card = b.path[b.path.length - 1].card;
+    const word = HAZARDS.includes(card) ? t('exp.say_hazard', { card: cardName(card, b.rules) }) : cardName(card, b.rules);
+    say.push(t('exp.say_card', { cave: b.cave, card: word }));
+    buzz = HAZARDS.includes(card) ? [90, 60, 90] : 70;
+  }
+  if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
+    say.push(t('results.title'), b.winners.length === 1 ? t('results.winner', { name: nameOf(b.winners[0], names) })
+      : t('results.winners', { names: listNames(b.winners, names) }));
+  }
+  return { say, buzz };
+}

@@ -1,0 +1,93 @@
+// Translations: one JSON file per language under /static/i18n/, chosen from the
+// browser's languages, switchable, remembered in localStorage.
+
+import { h, $$ } from './dom.js';
+
+export const LANGS = { en: 'English', hu: 'Magyar', ja: '日本語' };
+const KEY = 'gemtable.lang';
+let dict = {};
+let lang = 'en';
+let plural = new Intl.PluralRules('en');
+const listeners = [];
+
+export function pickLang() {
+  let saved = null;
+  try { saved = localStorage.getItem(KEY); } catch { /* private mode */ }
+  if (saved && saved in LANGS) return saved;
+  for (const tag of navigator.languages || [navigator.language || 'en']) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (base in LANGS) return base;
+  }
+  return 'en';
+}
+
+export function currentLang() {
+  return lang;
+}
+
+export async function loadLang(code) {
+  const res = await fetch(`/static/i18n/${code}.json`);
+  dict = await res.json();
+  lang = code;
+  plural = new Intl.PluralRules(code);
+  document.documentElement.lang = code;
+  applyStatic();
+  for (const fn of listeners) fn(code);
+}
+
+/** Start: load the browser's (or the remembered) language. */
+export function initLang() {
+  return loadLang(pickLang());
+}
+
+export function onLang(fn) {
+  listeners.push(fn);
+}
+
+/** The text for key, with {name} placeholders filled; {n} picks the plural form. */
+export function t(key, vars = {}) {
+  let text = dict[key];
+  if (text === undefined) return key;
+  if (typeof text === 'object') text = text[plural.select(Number(vars.n ?? 0))] ?? text.other;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+export function has(key) {
+  return key in dict;
+}
+
+/** Fill every element marked data-i18n (text) or data-i18n-ph / -label / -title / -alt (attributes). */
+export function applyStatic(root = document) {
+  for (const el of $$('[data-i18n]', root)) el.textContent = t(el.dataset.i18n);
+  const attrs = { i18nPh: 'placeholder', i18nLabel: 'aria-label', i18nTitle: 'title', i18nAlt: 'alt' };
+  for (const [data, attr] of Object.entries(attrs)) {
+    const sel = '[data-' + data.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()) + ']';
+    for (const el of $$(sel, root)) el.setAttribute(attr, t(el.dataset[data]));
+  }
+  const title = document.body?.dataset.title;
+  if (title && has(title)) document.title = t(title);
+}
+
+/** A visible language switch (a select showing each language in its own name). */
+export function langSwitch() {
+  const select = h('select', { class: 'lang', 'aria-label': 'Language / Nyelv / 言語', id: 'lang' },
+    Object.entries(LANGS).map(([code, name]) => h('option', { value: code, text: name })));
+  select.value = lang;
+  select.addEventListener('change', async () => {
+    try { localStorage.setItem(KEY, select.value); } catch { /* private mode */ }
+    await loadLang(select.value);
+  });
+  onLang((code) => { select.value = code; });
+  return select;
+}
+
+/** A person's name as shown: a bot is called by its strategy, in the page's language. */
+export function personName(p) {
+  if (p.bot && has('bot.' + p.bot)) return t('bot.' + p.bot);
+  return p.name;
+}
+
+/** A number formatted for the current language. */
+export function num(n) {
+  return new Intl.NumberFormat(lang).format(n);
+}

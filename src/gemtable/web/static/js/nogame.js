@@ -1,0 +1,27 @@
+// The stand-in for a game whose board is not built yet (a game module is
+// static/js/<game>.js with these four functions). The table still works: people
+// join, the host starts, the clock plays silent seats; this says so plainly.
+
+import { h, put } from './dom.js';
+import { t } from './i18n.js';
+
+export function renderGame(el, v) {
+  put(el, h('section', { class: 'reveal quiet' },
+    h('h2', { text: v.table.title }),
+    h('p', { text: t('nogame.body') }),
+    h('p', null, h('a', { href: `/rules/${v.table.game}`, text: t('nogame.rules') }))));
+}
+
+export function renderActions(el) {
+  el.hidden = true;
+}
+
+export function renderResults(el, data) {
+  const scores = data.scores || [];
+  put(el, h('h2', { class: 'results-title', text: t('results.title') }),
+    h('ul', null, scores.map((score, seat) => h('li', { text: `${data.names[seat] ?? seat + 1}: ${score}` }))));
+}
+
+export function changes() {
+  return { say: [], buzz: null };
+}

@@ -1,0 +1,68 @@
+// A finished game's results, on its own page: /t/CODE/results/N, from the record API.
+//
+// A record holds the scores, winners and names. The chest cave by cave comes from
+// the record when it carries the final view (`final`), or else from the live table
+// if it still shows this game's results (asked once, as a spectator).
+
+import { h, $, put } from './dom.js';
+import { t, initLang, langSwitch, onLang } from './i18n.js';
+
+const parts = location.pathname.split('/');
+const code = (parts[2] || '').toUpperCase().replace(/[^A-Z]/g, '');
+const number = Number(parts[4]);
+let record = null;
+let players = null;
+let game = null;
+
+function live() {
+  return new Promise((resolve) => {
+    const url = new URL('/ws', location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    let ws;
+    const done = (value) => { try { ws.close(); } catch { /* closed */ } resolve(value); };
+    try { ws = new WebSocket(url); } catch { resolve(null); return; }
+    const timer = setTimeout(() => done(null), 4000);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', v: 1, code }));
+    ws.onerror = () => { clearTimeout(timer); done(null); };
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type !== 'state' && msg.type !== 'error') return;
+      clearTimeout(timer);
+      const table = msg.table;
+      done(table && table.game_number === number && table.phase === 'results' ? table.state.players : null);
+    };
+  });
+}
+
+function render() {
+  const body = $('#results-body');
+  if (!record) return;
+  const names = record.names || {};
+  game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players },
+    { mode: 'page', local: {} });
+  $('#game-no').textContent = t('results.game_no', { n: number });
+}
+
+async function main() {
+  await initLang();
+  $('#lang-slot').replaceWith(langSwitch());
+  for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
+  $('#again').href = `/t/${code}`;
+  onLang(render);
+  const res = await fetch(`/api/tables/${code}/games/${number}`);
+  if (!res.ok) {
+    put($('#results-body'), h('h1', { text: t('results.title') }), h('p', { class: 'warn', text: t('err.no-record') }));
+    return;
+  }
+  record = await res.json();
+  const name = /^[a-z]+$/.test(record.game) ? record.game : 'nogame';
+  try { game = await import(`./${name}.js`); } catch { game = await import('./nogame.js'); }
+  players = record.final?.players || null;
+  render();
+  if (!players) {
+    players = await live();
+    if (players) render();
+  }
+}
+
+main();

@@ -1,0 +1,440 @@
+// The generic table page, shared by the phone and the TV: the connection and seat
+// token, the name prompt, the lobby and the host's controls, the countdown, the
+// invite sheet, the wake lock and the results shell.
+//
+// Everything game-specific lives in a game module, static/js/<game>.js, loaded by
+// the table's game name (docs/pages.md lists its small API). A game without a
+// module gets static/js/nogame.js, so a new game's board can be added as one file.
+
+import { h, $, put, show, tableCode } from './dom.js';
+import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';
+import { Connection } from './conn.js';
+import { icon } from './icons.js';
+import { qrCode, joinUrl } from './qr.js';
+
+const tokenKey = (code) => `gemtable.token.${code}`;
+
+function stored(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch { /* private mode: the seat lasts as long as the page */ }
+}
+
+export async function runTable(mode) {
+  const code = tableCode();
+  const app = {
+    mode, code,
+    token: mode === 'tv' ? null : stored(tokenKey(code)),
+    table: null, prev: null, game: null, gameName: null, catalogue: null,
+    deadlineAt: null, total: 1, replaced: false, joining: false, local: {}, net: 'connecting',
+  };
+  await initLang();
+  $('#lang-slot').replaceWith(langSwitch());
+  onLang(() => render(app));
+  for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
+  for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
+  fetch('/api/games').then((r) => r.json()).then((c) => { app.catalogue = c; render(app); }).catch(() => {});
+
+  let chain = Promise.resolve();
+  app.conn = new Connection({
+    onOpen: () => app.conn.send({ type: 'hello', code, token: app.token, tv: mode === 'tv' }),
+    onMessage: (msg) => { chain = chain.then(() => handle(app, msg)).catch((e) => console.error(e)); },
+    onStatus: (status) => { app.net = status; renderNet(app); },
+  });
+  app.ui = makeUi(app);
+  wire(app);
+  app.conn.start();
+  setInterval(() => tickClock(app), 200);
+  document.addEventListener('visibilitychange', () => wakeLock(app));
+}
+
+// --- messages -------------------------------------------------------------------------
+
+async function handle(app, msg) {
+  if (msg.type === 'welcome') {
+    if (msg.token) {
+      app.token = msg.token;
+      store(tokenKey(app.code), msg.token);
+    }
+    app.joining = false;
+  } else if (msg.type === 'state') {
+    const table = msg.table;
+    await loadGame(app, table.game);
+    app.prev = app.table;
+    app.table = table;
+    timeClock(app, table);
+    effects(app);
+    render(app);
+  } else if (msg.type === 'error') {
+    app.joining = false;
+    if (msg.code === 'unknown-token') {
+      app.token = null;
+      store(tokenKey(app.code), null);
+    }
+    toast(has('err.' + msg.code) ? t('err.' + msg.code) : msg.message);
+    render(app);
+  } else if (msg.type === 'replaced') {
+    app.replaced = true;
+    app.conn.stop();
+    render(app);
+  }
+}
+
+async function loadGame(app, name) {
+  if (app.gameName === name) return;
+  app.gameName = name;
+  app.local = {};
+  app.ui.local = app.local;
+  app.game = null;
+  if (/^[a-z]+$/.test(name)) {
+    try { app.game = await import(`./${name}.js`); } catch { app.game = null; }
+  }
+  if (!app.game) app.game = await import('./nogame.js');
+}
+
+function makeUi(app) {
+  return {
+    mode: app.mode,
+    local: app.local,
+    send: (message) => app.conn.send(message) || toast(t('conn.reconnecting')),
+    rerender: () => render(app),
+    code: app.code,
+  };
+}
+
+/** What changed since the last state: announce it, buzz the phone. */
+function effects(app) {
+  if (!app.prev || !app.game) return;
+  const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
+  if (say.length) announce(say.join(' '));
+  if (buzz && app.mode === 'phone' && navigator.vibrate) {
+    try { navigator.vibrate(buzz); } catch { /* not allowed yet */ }
+  }
+  const was = app.prev.phase;
+  const now = app.table.phase;
+  if (was !== now && now === 'lobby') announce(t('lobby.title', { code: app.code }));
+}
+
+export function announce(text) {
+  const live = $('#live');
+  live.textContent = '';
+  setTimeout(() => { live.textContent = text; }, 60);
+}
+
+let toastTimer = null;
+export function toast(text) {
+  const el = $('#toast');
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4500);
+}
+
+// --- the page -------------------------------------------------------------------------
+
+function names(table) {
+  const out = {};
+  for (const p of table.people) if (p.seat !== null && p.seat !== undefined) out[p.seat] = personName(p);
+  return out;
+}
+
+function view(app) {
+  const table = app.table;
+  return { table, me: table.me, state: table.state, names: names(table), mode: app.mode, catalogue: app.catalogue };
+}
+
+function render(app) {
+  const table = app.table;
+  renderNet(app);
+  if (!table) return;
+  const { me, phase } = table;
+  document.body.dataset.phase = phase;
+  const who = $('#who');
+  if (who) who.textContent = me ? me.name : '';
+  renderBanner(app);
+  const joinBox = $('#join');
+  if (joinBox) {
+    const open = !me && !app.replaced;
+    show(joinBox, open);
+    $('#join-go').disabled = app.joining;
+    if (open && !app.prompted) {
+      app.prompted = true;
+      $('#join-name').focus();
+    }
+    if (!open) app.prompted = false;
+  }
+  const v = view(app);
+  const inGame = phase === 'playing' || phase === 'pause';
+  const lobby = !inGame && !(app.mode === 'tv' && phase === 'results');
+  show($('#lobby'), lobby);
+  if (lobby) renderLobby(app);
+  show($('#game'), inGame);
+  if (inGame) app.game.renderGame($('#game'), v, app.ui);
+  const actions = $('#actions');
+  if (actions) {
+    app.game.renderActions(actions, v, app.ui);
+    document.body.classList.toggle('has-actions', !actions.hidden);
+  }
+  show($('#results'), phase === 'results');
+  if (phase === 'results') renderResults(app, v);
+  const corner = $('#corner-qr');
+  if (corner) {
+    show(corner, !lobby);
+    if (!lobby) fillQr(app, '#corner-qr-img');
+  }
+  wakeLock(app);
+  tickClock(app);
+}
+
+function renderNet(app) {
+  const el = $('#net');
+  if (!el) return;
+  const text = { connecting: t('conn.connecting'), reconnecting: t('conn.reconnecting') }[app.net] || '';
+  el.textContent = text;
+  el.hidden = !text;
+  document.body.classList.toggle('offline', app.net === 'reconnecting');
+}
+
+function renderBanner(app) {
+  const el = $('#banner');
+  const me = app.table.me;
+  let content = null;
+  if (app.replaced) {
+    content = [h('p', { text: t('conn.replaced') }),
+      h('button', { class: 'btn', type: 'button', text: t('conn.take_back'), on: { click: () => {
+        app.replaced = false;
+        app.conn.start();
+      } } })];
+  } else if (me && me.status === 'watching') {
+    content = [h('p', { class: 'big', text: t('me.watching', { n: me.queue_position ?? '?' }) }),
+      h('p', { text: t('me.watching_hint') })];
+  } else if (me && me.status === 'waiting' && app.table.phase !== 'lobby') {
+    content = [h('p', { class: 'big', text: t('me.waiting') })];
+  } else if (me && me.status === 'away') {
+    content = [h('p', { class: 'big', text: t('me.away') })];
+  }
+  show(el, content !== null);
+  if (content) put(el, content);
+}
+
+function personRow(app, p) {
+  const table = app.table;
+  const me = table.me;
+  const tags = [];
+  if (me && p.id === me.id) tags.push(t('people.you'));
+  if (p.id === table.host) tags.push(t('people.host'));
+  if (p.bot) tags.push(t('people.bot_short'));
+  if (p.status === 'away') tags.push(t('st.away'));
+  else if (!p.connected) tags.push(t('st.offline'));
+  if (p.status === 'waiting') tags.push(t('st.waiting'));
+  const remove = me && me.host && p.bot && p.chair !== null
+    ? h('button', { class: 'btn small ghost', type: 'button', text: t('lobby.remove'),
+      'aria-label': t('lobby.remove_who', { name: personName(p) }),
+      on: { click: () => app.ui.send({ type: 'remove_bot', chair: p.chair }) } })
+    : null;
+  return h('li', { class: ['person', p.bot && 'is-bot', me && p.id === me.id && 'is-me'] },
+    icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
+    h('span', { class: 'name', text: personName(p) }),
+    tags.length ? h('span', { class: 'tags', text: tags.join(' · ') }) : null,
+    remove);
+}
+
+function botName(kind) {
+  return has('bot.' + kind) ? t('bot.' + kind) : kind;
+}
+
+function gameInfo(app) {
+  return app.catalogue?.games.find((g) => g.name === app.table.game) || null;
+}
+
+function renderLobby(app) {
+  const table = app.table;
+  const me = table.me;
+  const seated = table.people.filter((p) => p.chair !== null).sort((a, b) => a.chair - b.chair);
+  const queue = table.queue.map((id) => table.people.find((p) => p.id === id)).filter(Boolean);
+  put($('#lobby-title'), t('lobby.title', { code: app.code }));
+  put($('#lobby-count'), t('lobby.chairs', { taken: seated.length, chairs: table.chairs }));
+  const title = has('game.' + table.game) ? t('game.' + table.game) : table.title;
+  const preset = `preset.${table.game}.${table.settings.preset}`;
+  put($('#lobby-game'), title, ' · ', has(preset) ? t(preset) : table.settings.preset, ' · ',
+    t('lobby.seconds', { n: table.settings.seconds }));
+  const rules = $('#rules-link');
+  if (rules) rules.href = `/rules/${table.game}?preset=${encodeURIComponent(table.settings.preset)}`;
+  const list = seated.map((p) => personRow(app, p));
+  const empty = table.chairs - seated.length;
+  if (empty > 0) list.push(h('li', { class: 'person empty', text: t('lobby.empty', { n: empty }) }));
+  put($('#people'), list);
+  show($('#queue-box'), queue.length > 0);
+  put($('#queue'), queue.map((p, i) => h('li', { class: 'person' },
+    h('span', { class: 'pos', text: `${i + 1}.` }), h('span', { class: 'name', text: personName(p) }))));
+
+  const host = table.people.find((p) => p.id === table.host);
+  const isHost = Boolean(me && me.host);
+  const tools = $('#host-tools');
+  if (tools) {
+    show(tools, isHost);
+    const info = gameInfo(app);
+    const select = $('#bot-kind');
+    const bots = info ? info.bots : [];
+    if (select.dataset.for !== bots.join(',')) {
+      select.dataset.for = bots.join(',');
+      put(select, bots.map((b) => h('option', { value: b, text: botName(b) })));
+    } else {
+      for (const opt of select.options) opt.textContent = botName(opt.value);
+    }
+    $('#add-bot').disabled = empty <= 0 || bots.length === 0;
+    const start = $('#start');
+    const need = table.settings.rules?.min_players ?? info?.players?.[0] ?? 2;
+    const ready = seated.filter((p) => p.status !== 'away').length;
+    show(start, table.phase === 'lobby');
+    start.disabled = ready < need;
+    put($('#start-hint'), ready < need ? t('lobby.need', { n: need }) : '');
+  }
+  const wait = $('#lobby-wait');
+  if (wait) {
+    const text = table.phase === 'lobby' && !isHost && host ? t('lobby.wait_host', { name: personName(host) }) : '';
+    put(wait, text);
+    show(wait, Boolean(text));
+  }
+  fillQr(app, '#lobby-qr');
+}
+
+function fillQr(app, sel) {
+  const box = $(sel);
+  if (box && !box.firstChild) box.append(qrCode(app.code, t('invite.scan')));
+}
+
+function renderResults(app, v) {
+  const table = app.table;
+  app.game.renderResults($('#results-body'), {
+    state: table.state, names: v.names, rules: table.state?.rules, scores: table.state?.scores,
+    winners: table.state?.winners, players: table.state?.players,
+  }, app.ui);
+  const isHost = Boolean(table.me && table.me.host);
+  const again = $('#again');
+  if (again) show(again, isHost);
+  const host = table.people.find((p) => p.id === table.host);
+  const wait = $('#again-wait');
+  if (wait) {
+    show(wait, !isHost && Boolean(host));
+    put(wait, host ? t('results.wait_host', { name: personName(host) }) : '');
+  }
+  const link = $('#results-link');
+  if (link) link.href = `/t/${app.code}/results/${table.game_number}`;
+}
+
+// --- the clock ------------------------------------------------------------------------
+
+function timeClock(app, table) {
+  if (table.remaining_ms === null || table.remaining_ms === undefined) {
+    app.deadlineAt = null;
+    return;
+  }
+  app.deadlineAt = performance.now() + table.remaining_ms;
+  const full = (table.phase === 'pause' ? table.settings.pause : table.settings.seconds) * 1000;
+  app.total = Math.max(full, table.remaining_ms, 1);
+}
+
+function tickClock(app) {
+  const el = $('#clock');
+  const table = app.table;
+  const on = table && (table.phase === 'playing' || table.phase === 'pause');
+  show(el, Boolean(on));
+  if (!on) return;
+  const label = $('#clock-label');
+  const num = $('#clock-num');
+  if (app.deadlineAt === null) {
+    label.textContent = t('clock.waiting');
+    num.textContent = '';
+    $('#clock-bar').style.transform = 'scaleX(0)';
+    return;
+  }
+  const left = Math.max(0, app.deadlineAt - performance.now());
+  const secs = Math.ceil(left / 1000);
+  const me = table.me;
+  const choosing = me && me.moves && me.moves.length > 0;
+  label.textContent = table.phase === 'pause' ? t('clock.next')
+    : choosing && !me.choice ? t('clock.choose') : t('clock.reveal');
+  num.textContent = t('clock.secs', { n: secs });
+  $('#clock-bar').style.transform = `scaleX(${(left / app.total).toFixed(3)})`;
+  el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);
+}
+
+// --- wake lock ------------------------------------------------------------------------
+
+let lock = null;
+let asking = false;
+
+async function wakeLock(app) {
+  const table = app.table;
+  const want = Boolean(table) && !document.hidden
+    && (app.mode === 'tv' || table.phase === 'playing' || table.phase === 'pause');
+  if (!('wakeLock' in navigator)) return;
+  if (want && !lock && !asking) {
+    asking = true;
+    try {
+      lock = await navigator.wakeLock.request('screen');
+      lock.addEventListener('release', () => { lock = null; });
+    } catch { lock = null; } finally { asking = false; }
+  } else if (!want && lock) {
+    const held = lock;
+    lock = null;
+    held.release().catch(() => {});
+  }
+}
+
+// --- controls -------------------------------------------------------------------------
+
+function wire(app) {
+  const form = $('#join-form');
+  if (form) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const name = $('#join-name').value.trim();
+      if (!name) {
+        toast(t('err.bad-name'));
+        return;
+      }
+      app.joining = app.ui.send({ type: 'join', code: app.code, name }) !== undefined;
+      render(app);
+    });
+  }
+  const click = (sel, fn) => { const el = $(sel); if (el) el.addEventListener('click', fn); };
+  click('#start', () => app.ui.send({ type: 'start' }));
+  click('#again', () => app.ui.send({ type: 'start' }));
+  click('#add-bot', () => app.ui.send({ type: 'add_bot', bot: $('#bot-kind').value }));
+  const dialog = $('#invite');
+  click('#invite-btn', () => {
+    fillQr(app, '#invite-qr');
+    $('#invite-leave').hidden = !(app.table && app.table.me);
+    dialog.showModal();
+  });
+  click('#invite-close', () => dialog.close());
+  click('#invite-copy', async () => {
+    try {
+      await navigator.clipboard.writeText(joinUrl(app.code));
+      toast(t('invite.copied'));
+    } catch {
+      toast(joinUrl(app.code));
+    }
+  });
+  const share = $('#invite-share');
+  if (share) {
+    share.hidden = !navigator.share;
+    share.addEventListener('click', () => navigator.share({ title: 'gemtable', url: joinUrl(app.code) }).catch(() => {}));
+  }
+  click('#invite-leave', () => {
+    if (!window.confirm(t('invite.leave_sure'))) return;
+    app.ui.send({ type: 'leave' });
+    app.token = null;
+    store(tokenKey(app.code), null);
+    dialog.close();
+  });
+  const tv = $('#invite-tv');
+  if (tv) tv.href = `/t/${app.code}/tv`;
+}

@@ -1,0 +1,3 @@
+import { runTable } from './table.js';
+
+runTable('tv');

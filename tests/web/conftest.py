@@ -1,0 +1,144 @@
+"""Fixtures for the browser tests: Debian's Chromium through Playwright (sync API), a real server.
+
+One Chromium for the whole run; a real ``gemtable serve`` process per test module; a fresh
+browser context per person (a phone at 390×844 with touch, or a TV at 1920×1080).  Every page
+records its console and its uncaught errors, and a test fails if a page threw or broke the CSP.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.harness import ServerProcess
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+CSP_WORDS = re.compile(r"content security policy|refused to (apply|execute|load)", re.I)
+
+
+@dataclass
+class Watch:
+    """What one page said: console lines and uncaught errors."""
+
+    console: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def csp_violations(self) -> list[str]:
+        return [line for line in self.console if CSP_WORDS.search(line)]
+
+
+@dataclass
+class Browser:
+    chromium: Any
+    base: str = ""
+    pages: list[tuple[str, Any, Watch]] = field(default_factory=list)
+    contexts: list[Any] = field(default_factory=list)
+
+    def _context(self, **kw: Any) -> Any:
+        context = self.chromium.new_context(**kw)
+        context.set_default_timeout(10_000)
+        self.contexts.append(context)
+        return context
+
+    def _page(self, label: str, context: Any) -> Any:
+        page = context.new_page()
+        watch = Watch()
+        page.on("console", lambda msg: watch.console.append(f"{msg.type}: {msg.text}"))
+        page.on("pageerror", lambda exc: watch.errors.append(str(exc)))
+        self.pages.append((label, page, watch))
+        return page
+
+    def phone(self, label: str, locale: str = "en-GB") -> Any:
+        """A phone: 390×844, touch, in ``locale``."""
+        context = self._context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1,
+                                locale=locale, base_url=self.base)
+        return self._page(label, context)
+
+    def tv(self, label: str = "tv") -> Any:
+        context = self._context(viewport=TV, locale="en-GB", base_url=self.base)
+        return self._page(label, context)
+
+    def desktop(self, label: str, locale: str = "en-GB") -> Any:
+        context = self._context(viewport={"width": 1440, "height": 1000}, locale=locale, base_url=self.base,
+                                has_touch=True)
+        return self._page(label, context)
+
+    def watch(self, page: Any) -> Watch:
+        return next(w for _, p, w in self.pages if p is page)
+
+    def close_all(self) -> None:
+        for context in self.contexts:
+            context.close()
+        self.contexts.clear()
+
+    def problems(self) -> list[str]:
+        out = []
+        for label, _, watch in self.pages:
+            out += [f"{label}: uncaught {e}" for e in watch.errors]
+            out += [f"{label}: {line}" for line in watch.csp_violations()]
+        return out
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Chromium for one test module.  (Per module, not per session: Playwright's sync API keeps an
+    event loop running while it is open, and other tests' ``asyncio.run`` must not find one.)"""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError("Debian's chromium is not installed: scripts/setup-system installs it")
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path_factory.mktemp("web") / "data").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+def browser(chromium: Any, server: ServerProcess) -> Iterator[Browser]:
+    """Contexts of one test; at the end, no page may have thrown or broken the CSP."""
+    b = Browser(chromium, base=server.base)
+    try:
+        yield b
+        problems = b.problems()
+        assert not problems, "\n".join(problems)
+    finally:
+        b.close_all()
+
+
+@pytest.fixture
+def shot() -> Callable[[Any, str], None]:
+    """Save a screenshot into artifacts/screenshots/NAME.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str, full: bool = False) -> None:
+        page.wait_for_timeout(120)  # let the card animation settle
+        page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled", full_page=full)
+
+    return take

@@ -1,0 +1,93 @@
+"""The pages' files, without a browser: translations, manifest, icons, no HTML built from data."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from tests.web import make_icons
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "gemtable" / "web"
+STATIC = WEB / "static"
+LANGS = ("en", "hu", "ja")
+
+
+def translations(lang: str) -> dict[str, object]:
+    return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def placeholders(value: object) -> set[str]:
+    texts = value.values() if isinstance(value, dict) else [value]
+    return {name for text in texts for name in re.findall(r"\{(\w+)\}", str(text))}
+
+
+@pytest.mark.parametrize("lang", ["hu", "ja"])
+def test_every_language_has_every_text_with_the_same_placeholders(lang: str) -> None:
+    english = translations("en")
+    other = translations(lang)
+    assert set(other) == set(english), set(other) ^ set(english)
+    for key, value in english.items():
+        assert other[key], f"{lang}: {key} is empty"
+        assert placeholders(other[key]) <= placeholders(value) | {"n"}, f"{lang}: {key}"
+        assert placeholders(value) - {"n"} <= placeholders(other[key]), f"{lang}: {key} drops a placeholder"
+
+
+def test_the_scripts_use_only_keys_that_exist() -> None:
+    english = translations("en")
+    used: set[str] = set()
+    for path in [*(STATIC / "js").glob("*.js"), *WEB.glob("*.html")]:
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r"\bt\('([a-z_]+\.[a-z_.\-]+)'", text))
+        used |= set(re.findall(r'data-i18n(?:-\w+)?="([a-z_]+\.[a-z_.\-]+)"', text))
+    assert len(used) > 100
+    missing = {key for key in used if key not in english}
+    assert not missing, missing
+
+
+def test_no_script_builds_html_from_strings() -> None:
+    for path in (STATIC / "js").glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for word in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+            assert word not in text, f"{path.name} uses {word}"
+
+
+def test_the_manifest_names_icons_that_exist() -> None:
+    manifest = json.loads((WEB / "manifest.webmanifest").read_text())
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = set()
+    for icon in manifest["icons"]:
+        path = STATIC / icon["src"].removeprefix("/static/")
+        assert path.is_file(), icon["src"]
+        sizes.add(icon["sizes"])
+        if icon["type"] == "image/png":
+            assert png_size(path.read_bytes()) == tuple(int(n) for n in icon["sizes"].split("x"))
+    assert {"192x192", "512x512", "any"} <= sizes
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG, after checking its signature, chunk CRCs and pixel data."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, size = 8, b"", (0, 0)
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
+        assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, kind
+        if kind == b"IHDR":
+            size = struct.unpack(">II", body[:8])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height = size
+    assert len(zlib.decompress(idat)) == height * (1 + 4 * width)
+    return width, height
+
+
+def test_the_icons_are_the_ones_the_generator_draws() -> None:
+    assert (STATIC / "icons" / "icon.svg").read_text() == make_icons.svg()
+    assert (STATIC / "icons" / "icon-192.png").read_bytes() == make_icons.png(192)

@@ -1,0 +1,91 @@
+"""The lobby through the pages: the host's bots, a full table and the queue, an onlooker, a TV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import Browser
+from tests.web.test_play import join, small_targets
+
+pytestmark = pytest.mark.browser
+
+
+def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
+    code = server.create_table()
+    gus = browser.phone("gus")
+    join(gus, code, "Gus")
+    _, games = server.get("/api/games")
+    strategies = next(g for g in games["games"] if g["name"] == "expedition")["bots"]
+    options = gus.locator("#bot-kind option")
+    expect(options).to_have_count(len(strategies))
+    assert sorted(options.evaluate_all("els => els.map(e => e.value)")) == sorted(strategies)
+
+    # The host adds a bot of each strategy, removes one, then fills every chair.
+    for strategy in strategies:
+        gus.locator("#bot-kind").select_option(strategy)
+        gus.locator("#add-bot").tap()
+    people = gus.locator("#people .person:not(.empty)")
+    expect(people).to_have_count(1 + len(strategies))
+    expect(gus.locator("#people .is-bot").filter(has_text="Monte Carlo")).to_contain_text("bot")
+    gus.get_by_role("button", name="Remove Monte Carlo").tap()
+    expect(people).to_have_count(len(strategies))
+    expect(gus.locator("#people")).not_to_contain_text("Monte Carlo")
+    while people.count() < 8:
+        before = people.count()
+        gus.locator("#add-bot").tap()
+        expect(people).to_have_count(before + 1)
+    expect(gus.locator("#lobby-count")).to_have_text("8 of 8 chairs taken")
+    expect(gus.locator("#add-bot")).to_be_disabled()
+    shot(gus, "phone-11-lobby-full")
+
+    # Someone opens the link: a name prompt over the table, as an onlooker.
+    hal = browser.phone("hal")
+    hal.goto(f"/t/{code}")
+    expect(hal.get_by_label("Your name")).to_be_visible()
+    expect(hal.locator("#lobby-count")).to_have_text("8 of 8 chairs taken")
+    # They join: every chair is taken, so they watch, first in the queue.
+    hal.get_by_label("Your name").fill("Hal")
+    hal.locator("#join-go").tap()
+    expect(hal.locator("#banner")).to_contain_text("Watching — number 1 in the queue for a chair.")
+    expect(gus.locator("#queue")).to_contain_text("Hal")
+    ivy = browser.phone("ivy")
+    join(ivy, code, "<i>Ivy</i>")  # a name is text, never markup
+    expect(ivy.locator("#banner")).to_contain_text("Watching — number 2 in the queue for a chair.")
+    expect(gus.locator("#queue")).to_contain_text("<i>Ivy</i>")
+    expect(gus.locator("#queue i")).to_have_count(0)
+    shot(hal, "phone-12-watching")
+    assert not small_targets(hal), small_targets(hal)
+
+    # A TV on the same table shows the queue too, and the big join code.
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    expect(tv.locator("#queue")).to_contain_text("<i>Ivy</i>")
+    expect(tv.locator(".tv-code")).to_contain_text(code)
+
+    # The host removes a bot: the first in the queue takes the chair.
+    gus.locator("#people .person.is-bot button").first.tap()
+    expect(hal.locator("#banner")).to_be_hidden()
+    expect(hal.locator("#people")).to_contain_text("Hal")
+    expect(ivy.locator("#banner")).to_contain_text("number 1 in the queue")
+
+
+def test_the_invite_sheet_shows_the_qr_code_and_link_from_any_phone(server: ServerProcess, browser: Browser,
+                                                                    shot: Any) -> None:
+    code = server.create_table()
+    jo = browser.phone("jo")
+    join(jo, code, "Jo")
+    jo.locator("#invite-btn").tap()
+    sheet = jo.locator("#invite")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator(".qr")).to_be_visible()
+    expect(sheet.locator(".join-url")).to_have_text(f"{server.base}/t/{code}")
+    expect(sheet.locator("#invite-tv")).to_have_attribute("href", f"/t/{code}/tv")
+    shot(jo, "phone-13-invite")
+    jo.locator("#invite-close").tap()
+    expect(sheet).to_be_hidden()
