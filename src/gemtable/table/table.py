@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gemtable.bots import bot_names, make_bot
-from gemtable.games import GameState, find_game
+from gemtable.games import GameError, GameState, find_game
 from gemtable.games.api import JSON
 from gemtable.table.people import Person, Status
 
@@ -90,6 +90,8 @@ class Runtime:
     since: dict[int, float] = field(default_factory=dict)
     """When each disconnected person was last seen (or when the table was loaded)."""
     seen_in_round: set[int] = field(default_factory=set)
+    ticked: float | None = None
+    """When the clock last caught up (``tick``): what was due by then has been done."""
 
 
 class Table:
@@ -117,7 +119,6 @@ class Table:
         self.events = 0
         self.outbox: list[Event] = []
         self.runtime = Runtime()
-        self._bot_rng = random.Random(code)
 
     # --- building ------------------------------------------------------------------------
 
@@ -166,7 +167,7 @@ class Table:
 
     def by_token(self, token_hash: str) -> Person | None:
         for person in self.people.values():
-            if person.token == token_hash and person.status != Status.GONE:
+            if person.token is not None and person.token == token_hash and person.status != Status.GONE:
                 return person
         return None
 
@@ -244,8 +245,19 @@ class Table:
         ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
         if len(ready) < self.kind.min_seats:
             raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
+        self._check_first_round(ready, seed)
         self.emit("game", now, number=self.game_number + 1, seed=seed)
         self._begin_round(now)
+
+    def _check_first_round(self, ready: list[Person], seed: int) -> None:
+        """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
+        try:
+            trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
+            per_chair = self.kind.seats_per_game == self.kind.max_seats
+            chairs = sorted(p.chair for p in ready if p.chair is not None)
+            trial.start_round(chairs if per_chair else list(range(len(ready))))
+        except GameError as exc:
+            raise TableError("too-few", str(exc)) from None
 
     def choose(self, pid: int, move: str, now: float, decision: int | None = None) -> None:
         """A player's move; in a simultaneous game it stays secret, and changeable, until the reveal.
@@ -259,6 +271,8 @@ class Table:
             raise TableError("no-decision", "there is nothing to decide right now")
         if decision is not None and decision != self.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
+        if self.deadline is not None and now >= self.deadline:  # the clock has not caught up yet, but it will
+            raise TableError("stale", "too late: the time for that decision is up")
         seat = person.seat
         if seat is None or person.chair is None or seat not in game.to_act():
             raise TableError("not-your-turn", "it is not your turn to choose")
@@ -275,6 +289,7 @@ class Table:
 
     def tick(self, now: float) -> None:
         """Do what time asks for: bots, deadlines, early reveals, the next round."""
+        self.runtime.ticked = now
         for _ in range(64):  # every pass emits; a few passes settle anything
             before = len(self.outbox)
             self._tick_once(now)
@@ -295,10 +310,16 @@ class Table:
             if game.simultaneous and self._bots_only():
                 times.append(self.opened_at + BOT_DELAY)
             if game.simultaneous:
+                # A disconnected player stops holding the reveal up when the grace ends; once the
+                # clock has been past that, there is nothing more to do for them.
+                rt = self.runtime
                 times.extend(
-                    self.runtime.since[p.id] + GRACE
+                    rt.since[p.id] + GRACE
                     for p in self._inside_people()
-                    if p.id not in self.runtime.connected and p.id in self.runtime.since
+                    if p.id not in rt.connected
+                    and p.id in rt.since
+                    and p.seat not in self.pending
+                    and (rt.ticked is None or rt.since[p.id] + GRACE > rt.ticked)
                 )
         return min(times) if times else None
 
@@ -350,13 +371,18 @@ class Table:
             if not game.simultaneous and now < self.opened_at + BOT_DELAY:
                 continue
             move = make_bot(self.kind.name, person.bot or "").choose(
-                game.view(seat), game.legal_moves(seat), self._bot_rng
+                game.view(seat), game.legal_moves(seat), self._bot_random(seat)
             )
             if game.simultaneous:
                 self.emit("chose", now, seat=seat, move=move)
             else:
                 self._play({seat: move}, now)
                 return
+
+    def _bot_random(self, seat: int) -> random.Random:
+        """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
+        so that a table rebuilt from its events has bots that do what the original's would have."""
+        return random.Random(f"{self.code}/{self.seed}/{self.decision}/{seat}")
 
     def _settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
@@ -400,12 +426,10 @@ class Table:
         self._mark_away(now)
         self._bots_give_way(now)
         roster = [p for p in self.people.values() if p.has_chair and p.status in (Status.SEATED, Status.WAITING)]
-        if not roster or self.game is None:
+        assign = self._assign_seats(roster) if roster and self.game is not None else {}
+        if not assign:  # nobody who can walk in (or no seat of this game left for anyone who could)
             if self.phase != PAUSE or self.deadline is not None:
                 self.emit("stalled", now)
-            return
-        assign = self._assign_seats(roster)
-        if not assign:
             return
         self.emit("round", now, seats={str(pid): seat for pid, seat in sorted(assign.items())})
 
@@ -430,8 +454,10 @@ class Table:
             if not bots:
                 return
             bot = bots[-1]
+            chair = bot.chair  # read before "left" empties it
+            assert chair is not None
             self.emit("left", now, person=bot.id)
-            self.emit("seated", now, person=watcher.id, chair=bot.chair if bot.chair is not None else 0)
+            self.emit("seated", now, person=watcher.id, chair=chair)
 
     def _assign_seats(self, roster: list[Person]) -> dict[int, int]:
         game = self.game
@@ -518,11 +544,10 @@ class Table:
         person.status = Status.GONE
         person.chair = None
         if self.host == person.id:
-            self.host = next(
-                (p.id for p in sorted(self.people.values(), key=lambda p: p.joined_at)
-                 if p.status != Status.GONE and not p.is_bot),
-                None,
-            )
+            # Someone playing in a chair first (not away), then anyone else still here; never a bot.
+            others = [p for p in self.people.values() if p.status != Status.GONE and not p.is_bot]
+            others.sort(key=lambda p: (p.status not in (Status.SEATED, Status.WAITING), p.joined_at, p.id))
+            self.host = others[0].id if others else None
 
     def _on_away(self, e: Event) -> None:
         self.people[e["person"]].status = Status.AWAY
@@ -546,7 +571,6 @@ class Table:
         self.pending = {}
         for person in self.people.values():
             person.seat = None
-        self._bot_rng = random.Random(self.seed)
 
     def _on_round(self, e: Event) -> None:
         game = self.game

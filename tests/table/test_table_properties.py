@@ -1,0 +1,263 @@
+"""Properties over random interleavings of everything that can happen at a table.
+
+A sequence of abstract actions (join, leave, add or remove a bot, start, choose —
+valid or not, by the right person or not, for the current decision or a stale
+one —, connect, disconnect, let time pass) is played on a table, as the server
+would: every command at the current time, then ``tick(now)``.  After every step:
+
+* a refused command (``TableError``) left the table exactly as it was;
+* no view shows a token, another seat's pending choice, or (before the end) another chest;
+* no two people share a chair, and there are at most as many chairs as the game has;
+* the table rebuilt from its events is the same table;
+* the expedition conserves its gems;
+* once the clock has caught up, ``next_wakeup`` is in the future (nothing is overdue).
+
+At the end, with everyone connected and silent, the clock alone finishes the game.
+Sequences come from Hypothesis (which shrinks a failure to a short story) and
+from seeded random walks (longer ones).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gemtable.games import GameRecord, replay
+from gemtable.games.expedition import CAMP, DEEPER
+from gemtable.table import LOBBY, PAUSE, PLAYING, RESULTS, Status, Table, TableError
+
+from ._helpers import check_all, new_table, run_clock, snapshot, token
+
+Action = tuple[Any, ...]
+
+NAME_POOL = [
+    "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu",
+    "ann", " BOB ", "", "x" * 30, "cautious", "Zoë\x00",
+]  # fmt: skip
+BOTS = ["cautious", "odds", "random", "random", "montecarlo", "nobody"]
+MOVES = [DEEPER, CAMP, DEEPER, CAMP, "sideways", "", None]
+STALE = [None, "current", "current", "previous", "next"]
+STEPS = [0.0, 0.3, 1.0, 1.0, 2.5, 4.0, 5.0, 6.0, 11.0, 20.0]
+UNKNOWN = 999
+
+
+class Story:
+    """One table, driven by abstract actions, checked after every step."""
+
+    def __init__(self, game: str = "expedition", check_every: int = 1, careful: bool = True) -> None:
+        self.table: Table = new_table(game=game, seconds=10.0, pause=6.0)
+        self.now = 0.0
+        self.check_every = check_every
+        self.careful = careful
+        self.steps = 0
+        self.refused = 0
+        self.done = 0
+        self.seed = 0
+
+    # --- resolving abstract actions -------------------------------------------------------
+
+    def who(self, index: int, among: list[int] | None = None) -> int:
+        people = sorted(self.table.people) if among is None else among
+        if not people or index % (len(people) + 1) == len(people):
+            return UNKNOWN
+        return people[index % (len(people) + 1)]
+
+    def inside(self) -> list[int]:
+        table = self.table
+        game = table.game
+        if game is None or table.phase != PLAYING:
+            return []
+        return sorted(p.id for p in table.people.values() if p.seat is not None and p.seat in game.to_act())
+
+    def command(self, action: Action) -> Any:
+        """The command an action stands for, as a function of the time."""
+        table = self.table
+        kind = action[0]
+        if kind == "join":
+            name = NAME_POOL[action[1] % len(NAME_POOL)]
+
+            def join(now: float) -> None:
+                person = table.join(name, token(f"{name}#{len(table.people)}"), now)
+                table.connect(person.id, now)
+
+            return join
+        if kind == "leave":
+            pid = self.who(action[1])
+            return lambda now: table.leave(pid, now)
+        if kind == "add_bot":
+            pid, bot = self.who(action[1]), action[2]
+            return lambda now: table.add_bot(pid, bot, now)
+        if kind == "remove_bot":
+            pid, chair = self.who(action[1]), action[2]
+            return lambda now: table.remove_bot(pid, chair, now)
+        if kind == "start":
+            pid = self.who(action[1])
+            self.seed += 1
+            seed = self.seed
+            return lambda now: table.start(pid, seed, now)
+        if kind == "choose":
+            _, index, move, stale, aim = action
+            pid = self.who(index, self.inside() if aim else None)
+            decision = {
+                None: None,
+                "current": table.decision,
+                "previous": table.decision - 1,
+                "next": table.decision + 1,
+            }[stale]
+            return lambda now: table.choose(pid, move, now, decision)
+        if kind == "connect":
+            pid = self.who(action[1])
+            return lambda now: table.connect(pid, now)
+        if kind == "disconnect":
+            pid = self.who(action[1])
+            return lambda now: table.disconnect(pid, now)
+        raise AssertionError(kind)
+
+    # --- playing and checking -------------------------------------------------------------
+
+    def play(self, action: Action) -> None:
+        table = self.table
+        if action[0] == "tick":
+            self.now += action[1]
+        else:
+            run = self.command(action)
+            before = snapshot(table, self.now) if self.careful else None
+            size = len(table.outbox)
+            try:
+                run(self.now)
+                self.done += 1
+            except TableError:
+                self.refused += 1
+                assert len(table.outbox) == size, f"{action} was refused but logged events"
+                if self.careful:
+                    assert snapshot(table, self.now) == before, f"{action} was refused but changed the table"
+        table.tick(self.now)
+        wake = table.next_wakeup()
+        assert wake is None or wake > self.now, f"overdue after a tick at {self.now}: {wake} ({table.phase})"
+        self.steps += 1
+        if self.steps % self.check_every == 0:
+            check_all(table, self.now)
+
+    def finish(self) -> None:
+        """Everyone comes back and stays silent: the clock alone ends the game."""
+        table = self.table
+        for person in list(table.people.values()):
+            if person.status != Status.GONE and not person.is_bot:
+                table.connect(person.id, self.now)
+        table.tick(self.now)
+
+        def stalled(t: Table) -> bool:
+            return t.phase == PAUSE and t.deadline is None
+
+        if table.phase in (PLAYING, PAUSE):
+            self.now = run_clock(table, self.now, lambda t: t.phase == RESULTS or stalled(t))
+        if stalled(table):  # nobody is left to walk into the next cave
+            assert not any(p.chair is not None for p in table.people.values()), "a stalled table with players"
+        else:
+            assert table.phase in (LOBBY, RESULTS)
+        check_all(table, self.now)
+        for record in table.records.values():
+            game = replay(GameRecord.from_json(record))
+            assert game.is_over() and game.scores() == record["scores"]
+
+
+def run_story(actions: list[Action], game: str = "expedition", check_every: int = 1, careful: bool = True) -> Story:
+    story = Story(game, check_every, careful)
+    for name in (0, 1, 2):  # Ann (the host), Bob and Cy are there from the start
+        story.play(("join", name))
+    for action in actions:
+        story.play(action)
+    story.finish()
+    return story
+
+
+# --- hypothesis -------------------------------------------------------------------------------
+
+WHO = st.integers(0, 14)
+ACTION = st.one_of(
+    st.tuples(st.just("join"), st.integers(0, len(NAME_POOL) - 1)),
+    st.tuples(st.just("leave"), WHO),
+    st.tuples(st.just("add_bot"), WHO, st.sampled_from(BOTS[:-2] + BOTS[-1:])),
+    st.tuples(st.just("remove_bot"), WHO, st.integers(-1, 8)),
+    st.tuples(st.just("start"), st.integers(0, 3)),
+    st.tuples(st.just("choose"), WHO, st.sampled_from(MOVES), st.sampled_from(STALE), st.booleans()),
+    st.tuples(st.just("choose"), WHO, st.sampled_from(MOVES), st.sampled_from(STALE), st.just(True)),
+    st.tuples(st.just("connect"), WHO),
+    st.tuples(st.just("disconnect"), WHO),
+    st.tuples(st.just("tick"), st.sampled_from(STEPS)),
+    st.tuples(st.just("tick"), st.sampled_from(STEPS)),
+)
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(st.lists(ACTION, min_size=10, max_size=60))
+def test_any_story_keeps_the_table_sound(actions: list[Action]) -> None:
+    run_story(actions)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ACTION, min_size=10, max_size=40))
+def test_any_story_keeps_a_booty_table_sound(actions: list[Action]) -> None:
+    run_story(actions, game="booty")
+
+
+# --- seeded random walks ----------------------------------------------------------------------
+
+WEIGHTS = {
+    "join": 6,
+    "leave": 3,
+    "add_bot": 4,
+    "remove_bot": 1,
+    "start": 3,
+    "choose": 14,
+    "connect": 3,
+    "disconnect": 3,
+    "tick": 12,
+}
+
+
+def random_action(rng: random.Random, montecarlo: bool) -> Action:
+    kind = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
+    who = rng.randrange(15)
+    if kind == "join":
+        return (kind, rng.randrange(len(NAME_POOL)))
+    if kind == "add_bot":
+        bots = BOTS if montecarlo else [b for b in BOTS if b != "montecarlo"]
+        return (kind, who, rng.choice(bots))
+    if kind == "remove_bot":
+        return (kind, who, rng.randrange(-1, 9))
+    if kind == "start":
+        return (kind, rng.randrange(4))
+    if kind == "choose":
+        return (kind, who, rng.choice(MOVES), rng.choice(STALE), rng.random() < 0.8)
+    if kind == "tick":
+        return (kind, rng.choice(STEPS))
+    return (kind, who)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_walks_keep_the_table_sound(seed: int) -> None:
+    rng = random.Random(seed)
+    actions = [random_action(rng, montecarlo=seed % 4 == 0) for _ in range(150)]
+    story = run_story(actions, check_every=3)
+    assert story.done > 0 and story.refused > 0
+
+
+def test_random_walks_reach_the_interesting_places() -> None:
+    """The walks are not all refusals: they play games, fill the table and empty it again."""
+    kinds: set[str] = set()
+    games = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        actions = [random_action(rng, montecarlo=False) for _ in range(150)]
+        story = run_story(actions, check_every=10**9, careful=False)
+        kinds |= {event["type"] for event in story.table.outbox}
+        games += story.table.game_number
+    assert {"game", "round", "chose", "moves", "left", "bot", "seated", "away", "back"} <= kinds
+    assert games >= 12
