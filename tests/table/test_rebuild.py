@@ -94,16 +94,32 @@ def test_after_a_restart_everyone_counts_as_disconnected_since_the_restart() -> 
     choose(table, bob, DEEPER, 1.0)
     restarted = Table.rebuild(log(table), now=2.0)
     assert restarted.runtime.connected == set()
-    assert restarted.next_wakeup() == 2.0 + GRACE  # cy's grace, since the restart
-    restarted.tick(2.0 + GRACE - 0.1)
-    assert restarted.pending
+    deadline = restarted.deadline
+    assert deadline is not None and deadline > 2.0 + GRACE
+    # Every phone is gone, so nobody is held up by cy's silence: the clock decides, not the grace.
     restarted.tick(2.0 + GRACE)
+    assert restarted.pending
+    # A phone that comes back after the grace finds the others no longer waiting for cy.
+    restarted.connect(ann, 2.0 + GRACE + 0.5)
+    restarted.tick(2.0 + GRACE + 0.5)
     assert not restarted.pending
     seats = {pid: table.people[pid].seat for pid in (ann, bob, cy)}
     reveals = [e["moves"] for e in restarted.outbox if e["type"] == "moves"]
     assert reveals[0] == {str(seats[ann]): DEEPER, str(seats[bob]): DEEPER, str(seats[cy]): CAMP}
-    # Nobody has come back: every later decision is revealed at once, all silent.
-    assert restarted.phase == PAUSE
+
+
+def test_after_a_restart_with_no_phone_back_the_deadline_reveals() -> None:
+    table, (ann, bob, _cy) = started(3, seconds=10.0, script=SCRIPT)
+    choose(table, ann, DEEPER, 1.0)
+    restarted = Table.rebuild(log(table), now=2.0)
+    deadline = restarted.deadline
+    assert deadline is not None
+    restarted.tick(deadline - 0.01)
+    assert restarted.pending
+    restarted.tick(deadline)
+    reveals = [e["moves"] for e in restarted.outbox if e["type"] == "moves"]
+    assert reveals and reveals[0][str(table.people[ann].seat)] == DEEPER
+    assert reveals[0][str(table.people[bob].seat)] == CAMP
 
 
 def test_a_restart_in_the_pause_keeps_the_pause() -> None:

@@ -38,6 +38,9 @@ LOBBY, PLAYING, PAUSE, RESULTS = "lobby", "playing", "pause", "results"
 NAME_MAX = 24
 GRACE = 5.0
 """Seconds a phone may be disconnected before its player stops holding a reveal up."""
+TURN_GRACE = 30.0
+"""Turn-based games with the turn clock off: seconds a turn waits for a phone that is gone
+(or an empty chair) before the default move is played for it."""
 BOT_DELAY = 1.0
 """Seconds a bot waits before a turn-based move, and between cards when only bots are
 inside a cave, so that people can follow what happens."""
@@ -213,6 +216,7 @@ class Table:
             raise TableError("gone", "you have already left this table")
         self._silence(person, now)
         self.emit("left", now, person=pid)
+        self.runtime.connected.discard(pid)
         self._fill_chairs(now)
         self._settle(now)
 
@@ -224,7 +228,9 @@ class Table:
         if free is None:
             raise TableError("no-chair", "every chair is taken")
         bid = max(self.people, default=0) + 1
-        self.emit("bot", now, person=bid, bot=bot, chair=free)
+        taken = {p.name.casefold() for p in self.people.values() if p.status != Status.GONE}
+        name = next(n for n in (f"{bot} {i}" if i > 1 else bot for i in range(1, 99)) if n.casefold() not in taken)
+        self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
 
     def remove_bot(self, pid: int, chair: int, now: float) -> None:
         self._host_only(pid)
@@ -321,7 +327,21 @@ class Table:
                     and p.seat not in self.pending
                     and (rt.ticked is None or rt.since[p.id] + GRACE > rt.ticked)
                 )
+            if not game.simultaneous and self.deadline is None:
+                for seat in game.to_act():
+                    gone = self._turn_gone_since(seat)
+                    if gone is not None:
+                        times.append(gone + TURN_GRACE)
         return min(times) if times else None
+
+    def _turn_gone_since(self, seat: int) -> float | None:
+        """Since when the seat to play has had nobody to play it (turn-based, turn clock off)."""
+        person = self.person_at_seat(seat)
+        if person is None or person.status == Status.GONE:
+            return self.opened_at
+        if person.is_bot or person.id in self.runtime.connected:
+            return None
+        return max(self.opened_at, self.runtime.since.get(person.id, self.opened_at))
 
     def connect(self, pid: int, now: float) -> None:
         """The server: this person's phone is connected."""
@@ -354,6 +374,12 @@ class Table:
         self._bots_move(game, now)
         if self.phase != PLAYING:
             return
+        if not game.simultaneous and self.deadline is None:
+            for seat in game.to_act():
+                gone = self._turn_gone_since(seat)
+                if gone is not None and now >= gone + TURN_GRACE:
+                    self._play({seat: game.default_move(seat)}, now)
+                    return
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
             if game.simultaneous:
@@ -405,6 +431,12 @@ class Table:
             ) and person.status != Status.GONE
             if holding:
                 return
+        merely_away = [
+            seat for seat in undecided
+            if (person := self.person_at_seat(seat)) is not None and person.status != Status.GONE
+        ]
+        if merely_away and not any(p.id in rt.connected for p in self._inside_people()):
+            return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
         self._reveal({seat: game.default_move(seat) for seat in undecided}, now)
 
     def _reveal(self, silent: dict[int, str], now: float) -> None:
@@ -529,12 +561,30 @@ class Table:
     def _on_bot(self, e: Event) -> None:
         pid = e["person"]
         status = Status.WAITING if self.in_game() else Status.SEATED
-        self.people[pid] = Person(pid, e["bot"], None, status, chair=e["chair"], bot=e["bot"], joined_at=e["at"])
+        person = Person(pid, str(e.get("name", e["bot"])), None, status, chair=e["chair"], bot=e["bot"],
+                        joined_at=e["at"])
+        self.people[pid] = person
+        self._take_chair_seat(person)
 
     def _on_seated(self, e: Event) -> None:
         person = self.people[e["person"]]
         person.chair = e["chair"]
         person.status = Status.WAITING if self.in_game() else Status.SEATED
+        self._take_chair_seat(person)
+
+    def _take_chair_seat(self, person: Person) -> None:
+        """In a game whose seats belong to chairs (Booty Hunter's colours), someone sitting down
+        mid-game plays on with the chair's seat at once: there is no next round to wait for."""
+        game = self.game
+        if not self.in_game() or game is None or game.needs_roster():
+            return
+        if self.kind.seats_per_game != self.kind.max_seats or person.chair is None:
+            return
+        for other in self.people.values():
+            if other.seat == person.chair:
+                other.seat = None
+        person.seat = person.chair
+        person.status = Status.SEATED
 
     def _on_unseated(self, e: Event) -> None:
         self.people[e["person"]].chair = None
@@ -544,13 +594,23 @@ class Table:
         person.status = Status.GONE
         person.chair = None
         if self.host == person.id:
-            # Someone playing in a chair first (not away), then anyone else still here; never a bot.
-            others = [p for p in self.people.values() if p.status != Status.GONE and not p.is_bot]
-            others.sort(key=lambda p: (p.status not in (Status.SEATED, Status.WAITING), p.joined_at, p.id))
-            self.host = others[0].id if others else None
+            self._pass_host(person.id)
+
+    def _pass_host(self, pid: int) -> None:
+        """The host left or went away: someone playing in a chair first (not away), then anyone
+        else still here; never a bot.  An away host keeps the role if nobody else is here."""
+        others = [p for p in self.people.values()
+                  if p.id != pid and p.status not in (Status.GONE, Status.AWAY) and not p.is_bot]
+        others.sort(key=lambda p: (p.status not in (Status.SEATED, Status.WAITING), p.joined_at, p.id))
+        if others:
+            self.host = others[0].id
+        elif self.people[pid].status == Status.GONE:
+            self.host = None
 
     def _on_away(self, e: Event) -> None:
         self.people[e["person"]].status = Status.AWAY
+        if self.host == e["person"]:
+            self._pass_host(e["person"])
 
     def _on_back(self, e: Event) -> None:
         person = self.people[e["person"]]
@@ -624,8 +684,11 @@ class Table:
             if person.seat is not None:
                 names[str(person.seat)] = person.name
         record["names"] = names
+        record["bots"] = {str(p.seat): p.bot for p in self.people.values() if p.seat is not None and p.bot}
         record["table"] = self.code
         record["number"] = self.game_number
+        if self.game.is_over():
+            record["final"] = self.game.view(None).to_json()  # what everyone saw at the end
         return record
 
 
@@ -633,7 +696,8 @@ def clean_name(name: object) -> str:
     """A display name: trimmed, printable, 1 to 24 characters."""
     if not isinstance(name, str):
         raise TableError("bad-name", "a name is text")
-    clean = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    kept = "".join(ch if ch.isprintable() else " " if ch.isspace() else "" for ch in name)
+    clean = " ".join(kept.split())
     if not clean:
         raise TableError("bad-name", "please type a name")
     if len(clean) > NAME_MAX:
