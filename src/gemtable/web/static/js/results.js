@@ -1,8 +1,9 @@
 // A finished game's results, on its own page: /t/CODE/results/N, from the record API.
 //
-// A record holds the scores, winners and names. The chest cave by cave comes from
-// the record when it carries the final view (`final`), or else from the live table
-// if it still shows this game's results (asked once, as a spectator).
+// A record holds the scores, winners and names. The rest (the expedition's chest cave by
+// cave, Booty Hunter's final board) comes from the record when it carries the final view
+// (`final`), or else from the live table if it still shows this game's results (asked
+// once, as a spectator).
 
 import { h, $, put } from './dom.js';
 import { t, initLang, langSwitch, onLang } from './i18n.js';
@@ -12,6 +13,7 @@ const code = (parts[2] || '').toUpperCase().replace(/[^A-Z]/g, '');
 const number = Number(parts[4]);
 let record = null;
 let players = null;
+let state = null;
 let game = null;
 
 function live() {
@@ -29,7 +31,7 @@ function live() {
       if (msg.type !== 'state' && msg.type !== 'error') return;
       clearTimeout(timer);
       const table = msg.table;
-      done(table && table.game_number === number && table.phase === 'results' ? table.state.players : null);
+      done(table && table.game_number === number && table.phase === 'results' ? table.state : null);
     };
   });
 }
@@ -38,8 +40,8 @@ function render() {
   const body = $('#results-body');
   if (!record) return;
   const names = record.names || {};
-  game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players },
-    { mode: 'page', local: {} });
+  game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players, state,
+    number }, { mode: 'page', local: {} });
   $('#game-no').textContent = t('results.game_no', { n: number });
 }
 
@@ -57,11 +59,13 @@ async function main() {
   record = await res.json();
   const name = /^[a-z]+$/.test(record.game) ? record.game : 'nogame';
   try { game = await import(`./${name}.js`); } catch { game = await import('./nogame.js'); }
-  players = record.final?.players || null;
+  state = record.final || null;
+  players = state?.players || null;
   render();
-  if (!players) {
-    players = await live();
-    if (players) render();
+  if (!state) {
+    state = await live();
+    players = state?.players || null;
+    if (state) render();
   }
 }
 

@@ -4,7 +4,27 @@ import { h, $, put, show } from './dom.js';
 import { t, has, initLang, langSwitch, onLang } from './i18n.js';
 
 const PRESET_RELICS = { table: true, classic: false };
+/** Seconds per decision (the expedition) or per turn (Booty Hunter): the choices and the default. */
+const SECONDS = { expedition: [[5, 8, 10, 15, 20, 30, 60], 10], booty: [[30, 45, 60, 90, 120], 60] };
 let games = [];
+let secondsFor = 'expedition';
+
+function fillSeconds(game) {
+  const [choices, usual] = SECONDS[game] || SECONDS.expedition;
+  const label = $('#seconds-label');
+  label.dataset.i18n = game === 'booty' ? 'start.seconds_turn' : 'start.seconds';
+  label.textContent = t(label.dataset.i18n);
+  if (secondsFor === game && $('#seconds').options.length) return;
+  secondsFor = game;
+  put($('#seconds'), choices.map((n) => h('option', { value: n, text: n })));
+  $('#seconds').value = String(usual);
+}
+
+function syncClock() {
+  const on = $('#opt-clock').checked;
+  $('#clock-hint').textContent = t(on ? 'opt.turn_clock_hint' : 'opt.no_clock_hint');
+  $('#seconds').disabled = $('#game').value === 'booty' && !on;
+}
 
 function fillPresets() {
   const game = games.find((g) => g.name === $('#game').value);
@@ -14,6 +34,9 @@ function fillPresets() {
     text: has(`preset.${game.name}.${p}`) ? t(`preset.${game.name}.${p}`) : p })));
   if (game.presets.includes(keep)) $('#preset').value = keep;
   show($('#exp-options'), game.name === 'expedition');
+  show($('#booty-options'), game.name === 'booty');
+  fillSeconds(game.name);
+  syncClock();
   syncPreset();
 }
 
@@ -44,6 +67,7 @@ async function create(event) {
   if (game === 'expedition') {
     body.options = { relics: $('#opt-relics').checked, show_odds: $('#opt-odds').checked, caves: Number($('#opt-caves').value) };
   }
+  if (game === 'booty') body.turn_clock = $('#opt-clock').checked;
   $('#create').disabled = true;
   try {
     const res = await fetch('/api/tables', { method: 'POST', headers: { 'content-type': 'application/json' },
@@ -83,6 +107,7 @@ async function main() {
   onLang(fillGames);
   $('#game').addEventListener('change', fillPresets);
   $('#preset').addEventListener('change', syncPreset);
+  $('#opt-clock').addEventListener('change', syncClock);
   $('#new-form').addEventListener('submit', create);
   $('#code-form').addEventListener('submit', join);
   $('#code').addEventListener('input', () => { $('#code-error').hidden = true; });

@@ -97,6 +97,17 @@ async function loadGame(app, name) {
   if (!app.game) app.game = await import('./nogame.js');
 }
 
+/** An optional hook of the game module (clockLabel, settingsText): its answer, or null. */
+function hook(app, name, ...args) {
+  const fn = app.game && app.game[name];
+  return typeof fn === 'function' ? fn(...args) : null;
+}
+
+/** A table word, as the game module words it (e.g. "the next cave" or "the next game"). */
+function word(app, key, vars) {
+  return t((app.game && app.game.words && app.game.words[key]) || key, vars);
+}
+
 function makeUi(app) {
   return {
     mode: app.mode,
@@ -214,9 +225,9 @@ function renderBanner(app) {
     content = [h('p', { class: 'big', text: t('me.watching', { n: me.queue_position ?? '?' }) }),
       h('p', { text: t('me.watching_hint') })];
   } else if (me && me.status === 'waiting' && app.table.phase !== 'lobby') {
-    content = [h('p', { class: 'big', text: t('me.waiting') })];
+    content = [h('p', { class: 'big', text: word(app, 'me.waiting') })];
   } else if (me && me.status === 'away') {
-    content = [h('p', { class: 'big', text: t('me.away') })];
+    content = [h('p', { class: 'big', text: word(app, 'me.away') })];
   }
   show(el, content !== null);
   if (content) put(el, content);
@@ -262,7 +273,7 @@ function renderLobby(app) {
   const title = has('game.' + table.game) ? t('game.' + table.game) : table.title;
   const preset = `preset.${table.game}.${table.settings.preset}`;
   put($('#lobby-game'), title, ' · ', has(preset) ? t(preset) : table.settings.preset, ' · ',
-    t('lobby.seconds', { n: table.settings.seconds }));
+    hook(app, 'settingsText', table.settings) ?? t('lobby.seconds', { n: table.settings.seconds }));
   const rules = $('#rules-link');
   if (rules) rules.href = `/rules/${table.game}?preset=${encodeURIComponent(table.settings.preset)}`;
   const list = seated.map((p) => personRow(app, p));
@@ -313,7 +324,7 @@ function renderResults(app, v) {
   const table = app.table;
   app.game.renderResults($('#results-body'), {
     state: table.state, names: v.names, rules: table.state?.rules, scores: table.state?.scores,
-    winners: table.state?.winners, players: table.state?.players,
+    winners: table.state?.winners, players: table.state?.players, number: table.game_number,
   }, app.ui);
   const isHost = Boolean(table.me && table.me.host);
   const again = $('#again');
@@ -348,8 +359,9 @@ function tickClock(app) {
   if (!on) return;
   const label = $('#clock-label');
   const num = $('#clock-num');
+  const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
   if (app.deadlineAt === null) {
-    label.textContent = t('clock.waiting');
+    label.textContent = own ?? t('clock.waiting');
     num.textContent = '';
     $('#clock-bar').style.transform = 'scaleX(0)';
     return;
@@ -358,8 +370,8 @@ function tickClock(app) {
   const secs = Math.ceil(left / 1000);
   const me = table.me;
   const choosing = me && me.moves && me.moves.length > 0;
-  label.textContent = table.phase === 'pause' ? t('clock.next')
-    : choosing && !me.choice ? t('clock.choose') : t('clock.reveal');
+  label.textContent = own ?? (table.phase === 'pause' ? t('clock.next')
+    : choosing && !me.choice ? t('clock.choose') : t('clock.reveal'));
   num.textContent = t('clock.secs', { n: secs });
   $('#clock-bar').style.transform = `scaleX(${(left / app.total).toFixed(3)})`;
   el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);

@@ -1,0 +1,476 @@
+// Booty Hunter at the table: the board (pan and zoom with fingers, or + and −), my drawn tile
+// with rotate / place / cancel, whose turn, the set-aside tiles; at the end the count, diamond by
+// diamond, then the results. The generic table (table.js) calls the four functions below, and
+// the optional clockLabel, settingsText and words.
+
+import { h, s, put } from './dom.js';
+import { t, num, personName } from './i18n.js';
+import { icon } from './icons.js';
+import { cssReady, swatch, colourName, turn, tileSvg, drawBoard, box } from './booty-draw.js';
+
+await cssReady;
+
+/** The table's words that read differently in this game. */
+export const words = { 'me.waiting': 'bh.me_waiting', 'me.away': 'bh.me_away' };
+
+const SEATS = [0, 1, 2];
+const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+const nameOf = (seat, names) => names[seat] ?? t('word.seat', { n: seat + 1 });
+const myMoves = (v) => (v.table.phase === 'playing' && v.me && v.me.moves) || [];
+const parse = (m) => m.split(',').map(Number);
+
+function listNames(seats, names) {
+  const all = seats.map((seat) => nameOf(seat, names));
+  return all.length <= 1 ? all.join('') : all.slice(0, -1).join(t('list.comma')) + t('list.and') + all[all.length - 1];
+}
+
+function winText(winners, names) {
+  if (!winners || !winners.length) return '';
+  return winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], names) })
+    : t('results.winners', { names: listNames(winners, names) });
+}
+
+/** A seat as people read it: the colour's swatch (pattern and letter), the name (and the colour's name). */
+const who = (seat, names, colour = false) => h('span', { class: 'bh-who' }, swatch(seat),
+  h('span', { class: 'bh-name', text: nameOf(seat, names) }), colour ? h('span', { class: 'bh-tags', text: colourName(seat) }) : null);
+
+// --- a board you can pan and zoom -------------------------------------------------------
+
+class Viewport {
+  constructor(mode, onTap) {
+    this.svg = s('svg', { class: 'bh-board', role: mode === 'tv' ? 'img' : 'group' });
+    this.wrap = h('div', { class: 'bh-wrap' }, this.svg);
+    this.z = 0.5;
+    this.cx = 50;
+    this.cy = 50;
+    this.user = false;
+    this.frame = null;
+    this.limits = [0.1, 1];
+    if (mode !== 'tv') {
+      const b = (cls, fn, ...kids) => h('button', { type: 'button', class: `btn small bh-zb ${cls}`, on: { click: fn } }, kids);
+      this.buttons = [b('in', () => this.zoom(1.3), '+'), b('out', () => this.zoom(1 / 1.3), '−'),
+        b('fit', () => { this.user = false; this.apply(); }, s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' },
+          s('path', { d: 'M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6', class: 'ln' })))];
+      this.wrap.append(h('div', { class: 'bh-zoom' }, this.buttons));
+      this.gestures(onTap);
+    }
+    new ResizeObserver(() => this.apply()).observe(this.wrap);
+  }
+
+  size() {
+    return [this.wrap.clientWidth || 320, this.wrap.clientHeight || 320];
+  }
+
+  /** Show frame (SVG units); fitted to the screen unless the person has panned or zoomed. */
+  show(frame, limits, label) {
+    this.frame = frame;
+    this.limits = limits;
+    this.svg.setAttribute('aria-label', label);
+    if (this.buttons) {
+      ['bh.zoom_in', 'bh.zoom_out', 'bh.fit'].forEach((key, i) => {
+        this.buttons[i].setAttribute('aria-label', t(key));
+        this.buttons[i].title = t(key);
+      });
+    }
+    this.apply();
+  }
+
+  apply() {
+    const [w, hgt] = this.size();
+    const f = this.frame;
+    if (!this.user && f) {
+      const room = this.buttons ? 56 : 0; // the zoom buttons' column stays clear of the fitted board
+      this.z = clamp(Math.min((w - room) / f.w, hgt / f.h), ...this.limits);
+      this.cx = f.x + f.w / 2 + room / 2 / this.z;
+      this.cy = f.y + f.h / 2;
+    }
+    const z = this.z;
+    this.svg.setAttribute('viewBox', [this.cx - w / 2 / z, this.cy - hgt / 2 / z, w / z, hgt / z].map((n) => n.toFixed(1)).join(' '));
+  }
+
+  zoom(f) {
+    this.user = true;
+    this.z = clamp(this.z * f, 0.12, 2.5);
+    this.apply();
+  }
+
+  /** One finger pans, two pinch; a touch that does not move is a tap (on a spot, say). */
+  gestures(onTap) {
+    const svg = this.svg;
+    const pts = new Map();
+    let start = null;
+    let moved = false;
+    const snap = () => {
+      const [a, b] = [...pts.values()];
+      start = { z: this.z, cx: this.cx, cy: this.cy, a, b };
+    };
+    svg.addEventListener('pointerdown', (e) => {
+      if (!pts.size) moved = false;
+      pts.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      try { svg.setPointerCapture(e.pointerId); } catch { /* gone already */ }
+      snap();
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (!pts.has(e.pointerId)) return;
+      pts.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const [a, b] = [...pts.values()];
+      const r = svg.getBoundingClientRect();
+      const ox = r.left + r.width / 2;
+      const oy = r.top + r.height / 2;
+      if (b && start.b) {
+        const m0 = { x: (start.a.x + start.b.x) / 2, y: (start.a.y + start.b.y) / 2 };
+        const m1 = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+        const d0 = Math.hypot(start.a.x - start.b.x, start.a.y - start.b.y) || 1;
+        const z = clamp(start.z * Math.hypot(a.x - b.x, a.y - b.y) / d0, 0.12, 2.5);
+        this.cx = start.cx + (m0.x - ox) / start.z - (m1.x - ox) / z;
+        this.cy = start.cy + (m0.y - oy) / start.z - (m1.y - oy) / z;
+        this.z = z;
+        moved = true;
+      } else {
+        const dx = a.x - start.a.x;
+        const dy = a.y - start.a.y;
+        if (!moved && Math.hypot(dx, dy) < 8) return;
+        moved = true;
+        this.cx = start.cx - dx / this.z;
+        this.cy = start.cy - dy / this.z;
+      }
+      this.user = true;
+      this.apply();
+    });
+    const end = (e) => {
+      if (!pts.has(e.pointerId)) return;
+      const tap = e.type === 'pointerup' && pts.size === 1 && !moved;
+      pts.delete(e.pointerId);
+      if (pts.size) snap();
+      if (tap) onTap(document.elementFromPoint(e.clientX, e.clientY));
+    };
+    svg.addEventListener('pointerup', end);
+    svg.addEventListener('pointercancel', end);
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15);
+    }, { passive: false });
+    svg.addEventListener('keydown', (e) => {
+      if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset && e.target.dataset.spot) {
+        e.preventDefault();
+        onTap(e.target);
+      }
+    });
+  }
+}
+
+// --- my turn: rotation, the chosen spot -------------------------------------------------
+
+/** A new decision forgets the last one's spot and rotation (and re-fits the board). */
+function turnState(v, L) {
+  L.v = v;
+  const key = `${v.table.game_number}.${v.table.decision}`;
+  if (L.key === key) return;
+  L.key = key;
+  L.sel = null;
+  L.sent = 0;
+  L.only = false;
+  const moves = myMoves(v);
+  L.r = [0, 1, 2, 3].find((r) => moves.some((m) => m.endsWith(`,${r}`))) ?? 0;
+  if (L.view) L.view.user = false;
+}
+
+const sending = (L) => L.sent && Date.now() - L.sent < 5000;
+
+function tapBoard(target, L, ui) {
+  const spot = target && target.closest ? target.closest('[data-spot]') : null;
+  if (!spot || sending(L)) return;
+  const [x, y] = parse(spot.dataset.spot);
+  L.sel = { x, y };
+  L.only = false;
+  ui.rerender();
+}
+
+function rotate(L, ui) {
+  const moves = myMoves(L.v);
+  let next = L.r;
+  for (let k = 1; k <= 4; k++) {
+    const r = (L.r + k) % 4;
+    if (!L.sel || moves.includes(`${L.sel.x},${L.sel.y},${r}`)) {
+      next = r;
+      break;
+    }
+  }
+  L.only = next === L.r;
+  L.r = next;
+  L.spin = !L.only;
+  ui.rerender();
+  L.spin = false;
+}
+
+function place(L, ui) {
+  if (!L.sel || sending(L)) return;
+  const move = `${L.sel.x},${L.sel.y},${L.r}`;
+  if (ui.send({ type: 'choose', move, decision: L.v.table.decision })) {
+    L.sent = Date.now();
+    setTimeout(() => ui.rerender(), 5100);
+  }
+  ui.rerender();
+}
+
+// --- the game on a phone or the TV ------------------------------------------------------
+
+function seatPeople(v) {
+  const out = {};
+  for (const p of v.table.people) if (p.seat !== null && p.seat !== undefined && p.status !== 'gone') out[p.seat] = p;
+  return out;
+}
+
+export function renderGame(el, v, ui) {
+  const st = v.state;
+  if (!st || !st.board) return;
+  const L = ui.local;
+  const tv = v.mode === 'tv';
+  document.body.classList.remove('bh-counting');
+  L.playing = v.table.game_number;
+  turnState(v, L);
+  if (!L.g) {
+    L.view = new Viewport(v.mode, (target) => tapBoard(target, L, ui));
+    L.g = { head: h('div', { class: 'bh-head' }), side: h('div', { class: 'bh-side' }) };
+    L.g.root = h('div', { class: 'booty bh-play' }, L.g.head, L.view.wrap, L.g.side);
+  }
+  if (el.firstChild !== L.g.root || el.childNodes.length !== 1) put(el, L.g.root);
+
+  const names = v.names;
+  const moves = myMoves(v);
+  const mine = moves.length > 0;
+  const mySeat = v.me && v.me.seat !== null && v.me.seat !== undefined && v.me.status === 'seated' ? v.me.seat : null;
+  const seat = st.turn;
+  const drawn = st.drawn;
+  put(L.g.head,
+    h('p', { class: 'bh-round' },
+      h('b', { text: t('bh.round', { round: st.round, rounds: st.rounds }) }), ' · ',
+      h('span', { class: 'bh-placed', text: t('bh.placed', { n: st.placements }) }), ' · ',
+      h('span', { text: t('bh.bag', { n: st.bag }) })),
+    seat === null || seat === undefined ? null : h('div', { class: ['bh-turn', mine && 'mine'] },
+      swatch(seat, 'big'),
+      h('div', null,
+        h('p', { class: 'bh-turn-name', text: mine ? t('bh.your_turn') : t('bh.turn_of', { name: nameOf(seat, names) }) }),
+        h('p', { class: 'bh-turn-col', text: colourName(seat) })),
+      !mine && drawn ? h('figure', { class: 'bh-drawn' }, tileSvg(drawn.slices),
+        h('figcaption', { text: t('bh.drew') })) : null),
+    mySeat !== null && !tv ? h('p', { class: 'bh-you' }, swatch(mySeat),
+      h('span', { text: t('bh.you_are', { colour: colourName(mySeat) }) })) : null);
+
+  const spots = mine && !sending(L) ? moves.filter((m) => m.endsWith(`,${L.r}`)).map(parse) : [];
+  const ghost = mine && L.sel && drawn ? { x: L.sel.x, y: L.sel.y, slices: turn(drawn.slices, L.r) } : null;
+  drawBoard(L.view.svg, {
+    board: st.board, diamonds: st.diamonds, spots, ghost,
+    last: st.board.length ? st.board[st.board.length - 1].order : -1,
+    spotLabel: (x, y) => t('bh.spot', { x, y }),
+  });
+  const cells = [...st.board.map((c) => [c.x, c.y]), ...spots.map(([x, y]) => [x, y])];
+  if (ghost) cells.push([ghost.x, ghost.y]);
+  L.view.show(box(cells, 30), tv ? [0.1, 2.2] : mine ? [0.5, 1.1] : [0.12, 1.1],
+    `${t('bh.board')}: ${t('bh.placed', { n: st.placements })}, ${t('bh.diamonds', { n: st.diamonds.length })}`);
+
+  const people = seatPeople(v);
+  put(L.g.side,
+    h('section', { class: 'bh-players', 'aria-label': t('bh.players') },
+      h('h3', { text: t('bh.players') }),
+      h('ul', null, SEATS.map((i) => {
+        const p = people[i];
+        const isMe = v.me && p && v.me.id === p.id;
+        const tags = [colourName(i)];
+        if (isMe) tags.push(t('people.you'));
+        if (p && p.bot) tags.push(t('people.bot_short'));
+        if (p && !p.connected) tags.push(t('st.offline'));
+        return h('li', { class: ['bh-pl', seat === i && 'turn', isMe && 'is-me'] },
+          swatch(i), h('span', { class: 'bh-name', text: p ? personName(p) : nameOf(i, names) }),
+          h('span', { class: 'bh-tags', text: tags.join(' · ') }),
+          seat === i ? h('span', { class: 'bh-now', text: t('bh.placing_now') }) : null);
+      }))),
+    h('p', { class: 'bh-diamonds' }, icon('diamond'), ' ', t('bh.diamonds', { n: st.diamonds.length })),
+    st.set_aside.length ? h('section', { class: 'bh-aside' },
+      h('h3', { text: t('bh.aside') }),
+      h('ul', null, st.set_aside.map((a) => h('li', null, tileSvg(a.tile.slices),
+        h('span', { text: t('bh.aside_by', { name: nameOf(a.seat, names) }) }))))) : null);
+}
+
+// --- the bottom bar: my tile, rotate, place, cancel -------------------------------------
+
+export function renderActions(el, v, ui) {
+  const L = ui.local;
+  const st = v.state;
+  const moves = myMoves(v);
+  const can = Boolean(st && st.drawn && moves.length);
+  el.hidden = !can;
+  if (!can) return;
+  turnState(v, L);
+  if (!L.bar || !el.contains(L.bar.root)) {
+    const btn = (cls, fn) => h('button', { type: 'button', class: `btn ${cls}`, on: { click: fn } });
+    L.bar = {
+      note: h('p', { class: 'bh-note', 'aria-live': 'polite' }),
+      tile: h('div', { class: 'bh-mine' }),
+      rotate: btn('bh-rotate', () => rotate(L, ui)),
+      place: btn('primary bh-place', () => place(L, ui)),
+      cancel: btn('ghost bh-cancel', () => { L.sel = null; ui.rerender(); }),
+    };
+    L.bar.root = h('div', { class: 'booty bh-bar' }, L.bar.note,
+      h('div', { class: 'bh-act' }, L.bar.tile, L.bar.rotate, L.bar.place, L.bar.cancel));
+    put(el, L.bar.root);
+  }
+  const b = L.bar;
+  const busy = sending(L);
+  const fits = moves.some((m) => m.endsWith(`,${L.r}`));
+  const note = busy ? t('bh.placing') : L.sel ? (L.only ? t('bh.only_way') : t('bh.sure'))
+    : fits ? t('bh.tap_spot') : t('bh.no_spot');
+  if (b.note.textContent !== note) b.note.textContent = note;
+  const slices = turn(st.drawn.slices, L.r);
+  put(b.tile, tileSvg(slices, L.spin ? 'bh-spin' : '', `${t('bh.your_tile')}: ${t('bh.turned', { n: L.r })}`));
+  put(b.rotate, s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' },
+    s('path', { d: 'M19 12a7 7 0 1 1-2.05-4.95M19 4v4h-4', class: 'ln' })), t('bh.rotate'));
+  put(b.place, t('bh.confirm'));
+  put(b.cancel, t('bh.cancel'));
+  b.rotate.disabled = busy;
+  b.place.disabled = busy || !L.sel;
+  b.cancel.disabled = busy || !L.sel;
+}
+
+// --- the count and the results ----------------------------------------------------------
+
+export function renderResults(el, data, ui) {
+  const st = data.state && data.state.board ? data.state : null;
+  const L = ui.local;
+  const names = data.names || {};
+  const scores = data.scores || (st && st.scores) || [];
+  const winners = data.winners || (st && st.winners) || [];
+  if (!st) {
+    put(el, h('div', { class: 'booty bh-results' }, h('div', { class: 'bh-count' }, final(scores, winners, names, null))));
+    return;
+  }
+  const key = `${data.number ?? ''}`;
+  let R = L.res;
+  if (!R || R.key !== key) {
+    if (R) clearTimeout(R.timer);
+    R = { key, panel: h('div', { class: 'bh-count', 'aria-live': 'polite' }) };
+    R.view = new Viewport(ui.mode, () => skip(R));
+    R.root = h('div', { class: 'booty bh-results' }, R.view.wrap, R.panel);
+    R.end = st.scoring.length * 2;
+    R.per = clamp(18000 / Math.max(1, st.scoring.length), 900, 2000);
+    R.step = ui.mode !== 'page' && L.playing === data.number && R.end ? -1 : R.end;
+    L.res = R;
+    if (R.step < R.end) R.timer = setTimeout(() => advance(R), 900);
+  }
+  R.data = { st, names, scores, winners, mode: ui.mode };
+  if (el.firstChild !== R.root || el.childNodes.length !== 1) put(el, R.root);
+  paint(R);
+}
+
+function advance(R) {
+  R.step += 1;
+  paint(R);
+  if (R.step < R.end) R.timer = setTimeout(() => advance(R), R.step % 2 === 0 ? R.per * 0.65 : R.per * 0.35);
+}
+
+function skip(R) {
+  if (R.step >= R.end) return;
+  clearTimeout(R.timer);
+  R.step = R.end;
+  paint(R);
+}
+
+function paint(R) {
+  const { st, names, scores, winners, mode } = R.data;
+  const counting = R.step < R.end;
+  document.body.classList.toggle('bh-counting', counting);
+  const k = Math.floor(R.step / 2);
+  const done = st.scoring.slice(0, counting ? Math.floor((R.step + 1) / 2) : st.scoring.length);
+  const black = new Set(done.map((e) => e.diamond));
+  const entry = counting && k >= 0 ? st.scoring[k] : null;
+  const diamond = entry ? st.diamonds.find((d) => d.id === entry.diamond) : null;
+  drawBoard(R.view.svg, { board: st.board, diamonds: st.diamonds, black: (d) => black.has(d.id),
+    focus: diamond ? { diamond, slices: entry.areas.flatMap((a) => a.slices) } : null,
+    flip: diamond && R.step % 2 === 1 ? diamond.id : null });
+  R.view.show(box(st.board.map((c) => [c.x, c.y]), 30), mode === 'tv' ? [0.1, 2.2] : [0.1, 1.1],
+    `${t('bh.board')}: ${t('bh.diamonds', { n: st.diamonds.length })}`);
+  if (!counting) {
+    put(R.panel, final(scores, winners, names, st));
+    return;
+  }
+  const totals = SEATS.map((seat) => done.reduce((sum, e) => sum + (e.points[seat] || 0), 0));
+  put(R.panel,
+    h('h2', { class: 'results-title', text: t('bh.count') }),
+    h('p', { class: 'bh-step', text: entry ? t('bh.count_of', { i: k + 1, n: st.scoring.length }) : t('bh.counting') }),
+    entry ? h('ul', { class: 'bh-areas' }, entry.areas.length ? entry.areas.map((a) => h('li', { class: a.scores ? 'scores' : 'no' },
+      swatch(a.owner), h('span', { text: t('bh.area', { name: nameOf(a.owner, names), n: a.size, value: a.value }) }),
+      a.scores ? h('b', { class: 'bh-gain', text: `+${a.value}` }) : h('span', { class: 'bh-nope', text: t('bh.no_score') })))
+      : h('li', { text: t('bh.no_area') })) : null,
+    h('table', { class: 'scores bh-totals' },
+      h('tbody', null, SEATS.map((seat) => h('tr', null,
+        h('th', { scope: 'row' }, who(seat, names)),
+        h('td', { class: 'bh-gain-cell' }, entry && entry.points[seat] ? h('b', { class: 'bh-gain', text: `+${entry.points[seat]}` }) : null),
+        h('td', { class: 'total', text: num(totals[seat]) }))))),
+    mode === 'tv' ? null : h('button', { type: 'button', class: 'btn wide bh-skip', text: t('bh.skip'), on: { click: () => skip(R) } }));
+}
+
+/** The scores, best first, and who won. */
+function final(scores, winners, names, st) {
+  const seats = SEATS.filter((seat) => seat < scores.length).sort((a, b) => scores[b] - scores[a] || a - b);
+  const text = winText(winners, names);
+  return [
+    h('h2', { class: 'results-title', text: t('results.title') }),
+    text ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text })) : null,
+    h('table', { class: 'scores' },
+      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
+        h('th', { scope: 'col', text: t('results.total') }))),
+      h('tbody', null, seats.map((seat) => h('tr', { class: winners.includes(seat) ? 'win' : '' },
+        h('td', { class: 'rank' }, winners.includes(seat) ? icon('star', t('results.won')) : null),
+        h('th', { scope: 'row' }, who(seat, names, true)),
+        h('td', { class: 'total', text: num(scores[seat]) }))))),
+    st ? h('p', { class: 'note', text: t('bh.final_note', { n: st.diamonds.length,
+      mode: t(`preset.booty.${st.scoring_mode === 2 ? 'largest-area' : 'every-area'}`) }) }) : null,
+  ];
+}
+
+// --- what changed -----------------------------------------------------------------------
+
+export function changes(prev, next) {
+  const say = [];
+  let buzz = null;
+  const a = prev.state;
+  const b = next.state;
+  if (!b || !b.board) return { say, buzz };
+  const names = {};
+  for (const p of next.people) if (p.seat !== null) names[p.seat] = personName(p);
+  const same = a && a.board && prev.game_number === next.game_number;
+  if (same && b.placements > a.placements && a.turn !== null) {
+    say.push(t('bh.say_placed', { name: nameOf(a.turn, names), n: b.placements }));
+    const formed = b.diamonds.length - a.diamonds.length;
+    if (formed > 0) {
+      say.push(t('bh.say_diamond', { n: formed }));
+      buzz = 60;
+    }
+  }
+  if (same && b.set_aside.length > a.set_aside.length) say.push(t('bh.say_aside'));
+  const mine = next.phase === 'playing' && next.me && next.me.moves && next.me.moves.length > 0;
+  const was = prev.phase === 'playing' && prev.decision === next.decision && prev.me && prev.me.moves && prev.me.moves.length > 0;
+  if (mine && !was) {
+    say.push(t('bh.say_turn'));
+    buzz = [80, 60, 80];
+  }
+  if (next.phase === 'results' && prev.phase !== 'results' && b.winners) say.push(t('results.title'), winText(b.winners, names));
+  return { say, buzz };
+}
+
+// --- the table's words for this game ----------------------------------------------------
+
+/** The countdown's label: whose turn it is (and whether a clock runs). */
+export function clockLabel(v, timed) {
+  const st = v.state;
+  if (!st || st.turn === null || st.turn === undefined || v.table.phase !== 'playing') return null;
+  const mine = myMoves(v).length > 0;
+  const name = nameOf(st.turn, v.names);
+  if (!timed) return mine ? t('bh.your_turn_free') : t('bh.turn_free', { name });
+  return mine ? t('bh.clock_mine') : t('bh.clock_other', { name });
+}
+
+/** The lobby's line about time: seconds per turn, or no turn clock. */
+export function settingsText(settings) {
+  return settings.turn_clock === false ? t('bh.no_clock') : t('bh.seconds', { n: settings.seconds });
+}
