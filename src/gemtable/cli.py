@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from gemtable.bench import server as server_bench
 from gemtable.games import GameError, GameRecord, find_game, replay
 
 
@@ -68,16 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--games", type=int, default=20)
     bots.add_argument("--json", action="store_true")
     bots.set_defaults(run=_bench_bots)
-    _add_server_bench(kinds)
+    server_bench.add_arguments(kinds)
     return parser
-
-
-def _add_server_bench(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    try:
-        from gemtable.bench.server import add_arguments
-    except ImportError:  # pragma: no cover - until the server exists
-        return
-    add_arguments(kinds)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -124,7 +117,7 @@ def _simulate(args: argparse.Namespace) -> int:
         task = progress.add_task(f"{args.games} games", total=args.games)
         results = run(tournament, args.jobs, lambda n: progress.advance(task, n))
     summary = results.to_json(tournament)
-    table = Table(title=f"{game.title}: {results.games} games, {low}-{high} players, seed {args.seed}")
+    table = Table(title=game.title, caption=f"{results.games} games, {low}-{high} players, seed {args.seed}")
     for column in ("bot", "seats", "win rate", "mean score"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for name, row in summary["bots"].items():

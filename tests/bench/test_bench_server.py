@@ -1,0 +1,88 @@
+"""Smoke tests of ``gemtable bench server``: tiny sizes, real server processes, no timing assertions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gemtable.bench.load import Target, quantile, source_address, summary_ms
+from gemtable.cli import main
+from tests.server.harness import ServerProcess
+
+RUN_KEYS = {
+    "tables", "connections", "reveals_per_second", "latency_ms", "server_cpu_percent", "server_rss_mb",
+    "rss_per_table_kb", "errors", "error_codes", "deadline_reveals", "client_cpu_percent", "client_loop_lag_ms",
+    "other_cpu_percent",
+}
+
+
+def bench(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
+    code = main(["bench", "server", "--tables", "2", "--players", "3", "--pace", "instant", "--seconds", "3",
+                 "--warmup", "1", "--pause", "0.5", "--no-pin", "--json", *extra])
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    assert code == 0, result
+    return dict(result)
+
+
+def check_run(run: dict[str, Any], tables: int = 2, players: int = 3) -> None:
+    assert set(run) >= RUN_KEYS
+    assert run["tables"] == tables
+    assert run["connections"] == tables * players
+    assert run["errors"] == 0, run["error_codes"]
+    assert run["reveals_per_second"] > 0
+    latency = run["latency_ms"]
+    assert set(latency) >= {"p50", "p99", "max"}
+    assert latency["samples"] > 0
+    assert latency["p50"] <= latency["p99"] <= latency["max"]
+
+
+def test_bench_server_starts_its_own_server_and_measures_reveals(capsys: pytest.CaptureFixture[str]) -> None:
+    result = bench(capsys)
+    assert set(result["runs"]) == {"instant"}
+    run = result["runs"]["instant"]
+    check_run(run)
+    assert run["server_cpu_percent"] is not None
+    assert run["server_rss_mb"] is not None
+    assert result["server"]["started_by_bench"] is True
+
+
+def test_bench_server_against_a_running_server_finds_its_process(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    server = ServerProcess(tmp_path / "data").start()
+    try:
+        result = bench(capsys, "--url", server.base)
+    finally:
+        server.stop()
+    assert server.proc is not None
+    assert result["server"]["pids"] == [server.proc.pid]
+    check_run(result["runs"]["instant"])
+
+
+def test_only_loopback_targets_and_sources() -> None:
+    assert Target.parse("http://127.0.0.1:8000").ws == "ws://127.0.0.1:8000/ws"
+    assert Target.parse("localhost:9").host == "127.0.0.1"
+    for url in ("http://10.0.0.1:8000", "http://example.org", "https://127.0.0.1:1"):
+        with pytest.raises(ValueError):
+            Target.parse(url)
+    addresses = {source_address(150, i) for i in range(2000)}
+    assert len(addresses) == 2000
+    assert all(a.startswith("127.150.") and not a.endswith((".0", ".255")) for a in addresses)
+
+
+def test_bad_sizes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "server", "--players", "9"]) == 2
+    assert main(["bench", "server", "--url", "http://192.168.1.2:8000"]) == 2
+    assert "loopback" in capsys.readouterr().err
+
+
+def test_quantiles() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert quantile(values, 0.5) == 50.0
+    assert quantile(values, 0.99) == 99.0
+    assert quantile([3.0], 0.99) == 3.0
+    assert summary_ms([]) == {"p50": None, "p99": None, "max": None, "samples": 0}
