@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ from gemtable.games import find_game, game_names
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub, normal_code
-from gemtable.server.limits import Limits
+from gemtable.server.limits import Limits, address_key
 from gemtable.server.security import SecurityHeaders
 from gemtable.store import Store
 from gemtable.table import TableError
@@ -47,8 +49,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
 
     async def create_table(request: Request) -> Response:
         try:
-            data = await request.json()
-        except (ValueError, UnicodeDecodeError):
+            data = json.loads(await _body(request, hub.limits.max_body))
+        except _TooLarge:
+            return _error("too-large", f"a table's settings take at most {hub.limits.max_body} bytes", 413)
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return _error("bad-request", "send the table's settings as JSON", 400)
         try:
             table = await hub.create(_address(request), data)
@@ -85,6 +89,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
             number = int(request.path_params["number"])
         except ValueError:
             return _error("bad-request", "a game number is a whole number", 400)
+        if not 1 <= number < 2**63:  # beyond what the store can even look up
+            return _error("no-record", "no finished game with that number at that table", 404)
         record = await store.record(code, number)
         if record is None:
             return _error("no-record", "no finished game with that number at that table", 404)
@@ -128,16 +134,18 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         return live
 
     async def websocket(ws: WebSocket) -> None:
-        address = ws.client.host if ws.client else "?"
+        address = address_key(ws.client.host if ws.client else "?")
         if not hub.admit(address):
             await ws.close(code=1008)
             return
-        await ws.accept()
+
         async def send(data: bytes) -> None:
             await ws.send_text(data.decode())
 
         conn = Conn(send, lambda code: ws.close(code=code), address, hub.limits)
-        try:
+        idle = asyncio.get_running_loop().call_later(hub.limits.hello_seconds, _close_if_idle, conn)
+        try:  # from here on, whatever happens, the connection is counted out again (``drop``)
+            await ws.accept()
             while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -148,9 +156,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
                     conn.send(p.encode(p.Error(code="binary", message="send text frames of JSON")))
                     continue
                 await hub.receive(conn, text)
-        except (WebSocketDisconnect, RuntimeError):
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
+            idle.cancel()
             await hub.drop(conn)
 
     def page(name: str) -> Any:
@@ -188,7 +197,31 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    return address_key(request.client.host if request.client else "?")
+
+
+def _close_if_idle(conn: Conn) -> None:
+    """A connection that has not opened a table in time (it holds a socket and says nothing): closed."""
+    if conn.code is None and not conn.closed:
+        conn.send(p.encode(p.Error(code="idle", message="say hello to a table first")))
+        conn.close(1008)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body; :class:`_TooLarge` (without reading on) once it is over ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _TooLarge
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise _TooLarge
+    return bytes(body)
 
 
 def _join_url(request: Request, code: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,8 +45,28 @@ class Limits:
     tables_per_hour: float = 30.0
     table_burst: float = 10.0
     connections_per_address: int = 64
+    hello_seconds: float = 30.0
+    """A connection that has not opened a table (hello or join) by then is closed: sockets that never
+    speak (a "slowloris") cannot pile up."""
+    max_body: int = 64 * 1024
+    """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
     buckets_kept: int = 10_000
     """Addresses remembered; the stalest are forgotten first, so memory stays bounded."""
+
+
+def address_key(host: str) -> str:
+    """What the limits per address count by: the IPv4 address; for IPv6 its /64 network, since any
+    host on a network may take as many of its 2**64 addresses as it likes (an IPv4-mapped IPv6
+    address counts as its IPv4 address)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return f"{ipaddress.IPv6Network((ip, 64), strict=False).network_address}/64"
+    return host
 
 
 @dataclass

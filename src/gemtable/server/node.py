@@ -40,7 +40,10 @@ log = logging.getLogger("gemtable")
 
 ACTIVE_WINDOW = 2 * 24 * 3600.0
 """Tables touched within this many seconds are kept running (and come back after a restart)."""
-FORWARD_TIMEOUT = 2.0
+FORWARD_TIMEOUT = 8.0
+"""Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
+command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
+a dead owner is found by its lease lapsing, not by this."""
 
 
 class Moved(Exception):
@@ -85,6 +88,7 @@ class Node:
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._maintenance: asyncio.Task[None] | None = None
+        self._renewed = self.clock()
         self._channel_handlers: dict[str, tuple[Handler, Handler]] = {}
 
     # --- life cycle -----------------------------------------------------------------------
@@ -114,12 +118,17 @@ class Node:
         local = self.tables.get(code)
         if local is not None:
             return local
-        async with self._loading.setdefault(code, asyncio.Lock()):
-            local = self.tables.get(code)
-            if local is None:
-                if not await self.store.exists(code):
-                    return None
-                local = await self._load(code)
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        try:
+            async with lock:
+                local = self.tables.get(code)
+                if local is None:
+                    if not await self.store.exists(code):
+                        return None
+                    local = await self._load(code)
+        finally:
+            if not lock.locked() and self._loading.get(code) is lock:
+                del self._loading[code]  # one lock per code looked up, unknown ones too, would pile up
         return local
 
     async def adopt(self, table: Table) -> Local:
@@ -143,6 +152,7 @@ class Node:
         local = Local(table, saved=len(events), owned=owned, records_saved=set(table.records))
         await self._subscribe(local)
         self.tables[code] = local
+        await self._renew_if_due()
         if owned:
             log.info("node %s runs table %s (%d events)", self.id, code, len(events))
             await self._announce(local)
@@ -163,9 +173,9 @@ class Node:
             try:
                 result = await self._forward(local, op)
             except TimeoutError:
-                if await self._take_over(local):
-                    continue
-                raise TableError("busy", "the table is moving to another server; try again") from None
+                if not local.owned:
+                    await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
+                continue  # here, or to whoever runs the table now
             if after is not None:
                 after(result)
             if reply is not None:
@@ -248,7 +258,8 @@ class Node:
         if wake is None:
             return
         delay = max(0.0, wake - self.clock()) + 0.005
-        local.timer = asyncio.get_running_loop().call_later(delay, self._spawn, self._tick(local))
+        # The coroutine is made when the timer fires: a timer cancelled (rescheduled) leaves none behind unawaited.
+        local.timer = asyncio.get_running_loop().call_later(delay, lambda: self._spawn(self._tick(local)))
 
     async def _tick(self, local: Local) -> None:
         with contextlib.suppress(Moved, TableError):
@@ -426,10 +437,18 @@ class Node:
                 log.warning("lease upkeep failed: %r", exc)
 
     async def _renew(self) -> None:
+        self._renewed = self.clock()
         for local in list(self.tables.values()):
             if local.owned and not await self.store.acquire(local.code, self.id, self.lease_ttl):
                 async with local.lock:
                     await self._demote(local)
+
+    async def _renew_if_due(self) -> None:
+        """Renew now if the upkeep is late.  Loading tables blocks the loop (hundreds of them at a start,
+        when every phone comes back at once): without this, the first leases would lapse before the
+        upkeep runs again, and their next append would demote this node from its own tables."""
+        if self.clock() - self._renewed > self.lease_ttl / 3:
+            await self._renew()
 
     async def sweep(self) -> None:
         """Run every recently active table that no node runs (after a death, or at start)."""
@@ -443,6 +462,7 @@ class Node:
                 await self.table(code)
             elif not local.owned and await self.store.acquire(code, self.id, self.lease_ttl):
                 await self._promote(local)
+            await self._renew_if_due()
 
     async def _catch_up(self) -> None:
         """The bus was away: read what the followed tables missed."""

@@ -22,6 +22,19 @@ MAX_FRAME = 64 * 1024
 """Bytes: uvicorn closes a WebSocket that sends a bigger frame (the protocol refuses anything over 4 KiB)."""
 
 
+class QuietBadText(logging.Filter):
+    """uvicorn logs a whole traceback, as an error, for every text frame that is not UTF-8 — so any
+    phone could fill the log with them.  Such a phone is closed (1007, as RFC 6455 asks): keep one
+    plain line that says so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Invalid UTF-8"):
+            record.msg, record.args = "closed a phone that sent a text frame that is not UTF-8 (1007)", ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
 def default_data() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "gemtable"
@@ -83,6 +96,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"\ngemtable is running ({where}). On a phone on the same network, open:\n\n    {url}\n", flush=True)
     if not args.no_qr and sys.stdout.isatty():
         segno.make(url, error="l").terminal(compact=True)
+    logging.getLogger("uvicorn.error").addFilter(QuietBadText())
     uvicorn.run(
         app,
         host=host,

@@ -46,10 +46,12 @@ def card_name(card: int) -> str:
 
 def parse_card(name: str) -> int:
     """The card called ``name``; :class:`BadRules` when there is none."""
+    if not isinstance(name, str):  # a script comes from a host's JSON: anything at all
+        raise BadRules(f"a card is named by a string, not {name!r:.40}")
     if name == "relic":
         return RELIC
     if name in HAZARD_KINDS:
         return hazard(name)
-    if name.isdigit() and 0 < int(name) < 100:
+    if name.isascii() and name.isdigit() and len(name) <= 2 and int(name) > 0:
         return int(name)
-    raise BadRules(f"unknown card {name!r}")
+    raise BadRules(f"unknown card {name[:40]!r}")

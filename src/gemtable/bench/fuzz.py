@@ -1,0 +1,1177 @@
+"""``gemtable bench fuzz``: hostile phones beside honest players, against a live server.
+
+Hypothesis draws what each hostile phone sends, one phone (one WebSocket, from a
+loopback address of its own) at a time: valid messages whose values come from
+what the run has seen (table codes, seat tokens, decision numbers), the same
+messages mutated (a field dropped, added or retyped, the type changed, wrapped,
+nested, a key repeated), random JSON, random text, far too large and deeply
+nested messages, fragmented messages, binary frames, text frames that are not
+UTF-8 (the server closes those with 1007, as RFC 6455 asks), other seats' and
+forged tokens, and replays of messages sent earlier by anyone.  Some phones
+first create a table of their own and join it as its host, so that host
+commands get fuzzed too.  The server runs with its production limits.
+
+Meanwhile, in their own thread, honest players (the Python client) play whole
+games at tables where the hostile phones also look on, join and shout.
+
+What must hold afterwards (:class:`FuzzReport` lists every breach in ``problems``):
+
+* the server process is alive, ``/healthz`` answers ``ok`` and its log holds no
+  traceback and no error line;
+* every frame anyone received is a well-formed server message with a known
+  type and error code, every close has an allowed code, no hostile phone was
+  ever sent a seat token but its own, nor welcomed into an honest seat;
+* every ``state`` anyone received keeps the table's invariants
+  (:func:`view_problems`); every table's event log (read from the server's
+  SQLite file) rebuilds into the table the server shows; every finished game's
+  record replays to its recorded scores, with no gem created or lost;
+* every honest player finished their games, received no error, played exactly
+  the choices they meant (checked against the record), and saw the scores the
+  replay gives.
+
+The module also holds those checks (:func:`view_problems`,
+:func:`record_problems`, :func:`moves_by_decision`, :func:`rebuilt_views`),
+which the soak and the security tests share.  Hypothesis is a test dependency:
+``pip install gemtable[test]`` to run this benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import http.client
+import json
+import random
+import re
+import sqlite3
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import websockets
+
+from gemtable.games import GameError, GameRecord, find_game, replay
+
+# --- what must hold ------------------------------------------------------------------------------
+
+PHASES = {"lobby", "playing", "pause", "results"}
+STATUSES = {"seated", "waiting", "away", "watching", "gone"}
+SERVER_TYPES = {"welcome", "state", "error", "replaced", "pong"}
+ERROR_CODES = {
+    "bad-json", "bad-message", "unknown-type", "bad-version", "too-large", "binary", "slow-down", "no-table",
+    "unknown-token", "spectator", "already-seated", "bad-name", "name-taken", "not-host", "not-your-turn",
+    "no-decision", "illegal-move", "stale", "too-few", "in-game", "no-chair", "unknown-bot", "no-bot", "gone",
+    "server-error", "unknown-person", "idle",
+}
+"""Every error code a phone may be sent (docs/protocol.md, and ``idle``: no hello in time)."""
+CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000}
+"""How the server may close: normally, going away (shutdown), not UTF-8 (RFC 6455), abuse (too
+many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone."""
+TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")
+
+T = TypeVar("T")
+D = TypeVar("D")
+Key = tuple[int, int]
+"""A decision in one game: (cave, cards on the path)."""
+
+
+def view_problems(view: Any, own_choice: str | bool | None = True) -> list[str]:
+    """What is wrong with one table view (``state.table``).
+
+    ``own_choice``: the choice the recipient has made for the decision open now (None: none);
+    ``True`` when not known — then ``me.choice`` may be any move."""
+    if not isinstance(view, dict):
+        return ["a state's table is not an object"]
+    out: list[str] = []
+    if view.get("phase") not in PHASES:
+        out.append(f"unknown phase {view.get('phase')!r}")
+    people = view.get("people")
+    if not isinstance(people, list):
+        return [*out, "people is not a list"]
+    ids = [p.get("id") for p in people]
+    if len(set(ids)) != len(ids):
+        out.append(f"people ids repeat: {ids}")
+    chairs = [p["chair"] for p in people if p.get("chair") is not None]
+    if len(set(chairs)) != len(chairs):
+        out.append(f"two people in one chair: {chairs}")
+    if any(not isinstance(c, int) or not 0 <= c < int(view.get("chairs") or 0) for c in chairs):
+        out.append(f"a chair out of range: {chairs}")
+    seats = [p["seat"] for p in people if p.get("seat") is not None]
+    if len(set(seats)) != len(seats):
+        out.append(f"two people in one seat: {seats}")
+    names = [str(p.get("name", "")).casefold() for p in people if p.get("status") != "gone" and not p.get("bot")]
+    if len(set(names)) != len(names):
+        out.append("two people share a name")
+    for p in people:
+        out += _person_problems(p)
+    host = view.get("host")
+    hosts = [p for p in people if p.get("id") == host]
+    if host is not None and hosts and (hosts[0].get("bot") or hosts[0].get("status") == "gone"):
+        out.append("the host is a bot or gone")
+    watching = {p.get("id") for p in people if p.get("status") == "watching"}
+    if set(view.get("queue") or []) - watching:
+        out.append("someone in the queue is not watching")
+    remaining = view.get("remaining_ms")
+    if remaining is not None and (not isinstance(remaining, int) or remaining < 0):
+        out.append(f"remaining_ms is {remaining!r}")
+    return out + _me_problems(view, people, own_choice) + _game_problems(view)
+
+
+def _person_problems(p: dict[str, Any]) -> list[str]:
+    out = []
+    if p.get("status") not in STATUSES:
+        out.append(f"unknown status {p.get('status')!r}")
+    for flag in ("chosen", "to_act", "connected"):
+        if type(p.get(flag)) is not bool:
+            out.append(f"people[].{flag} is not a bool: {p.get(flag)!r}")
+    if p.get("chosen") and not p.get("to_act"):
+        out.append("someone has chosen without being asked to")
+    if p.get("status") == "watching" and p.get("chair") is not None:
+        out.append("a watcher holds a chair")
+    if set(p) - {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen"}:
+        out.append(f"people[] carries more than it should: {sorted(p)}")
+    return out
+
+
+def _me_problems(view: dict[str, Any], people: list[dict[str, Any]], own_choice: str | bool | None) -> list[str]:
+    me = view.get("me")
+    if me is None:
+        return []
+    out = []
+    mine = [p for p in people if p.get("id") == me.get("id")]
+    choice = me.get("choice")
+    if choice is not None and mine and not mine[0].get("chosen"):
+        out.append("me.choice is set but people[] says I have not chosen")
+    if choice is not None and view.get("game") == "expedition" and choice not in ("deeper", "camp"):
+        out.append(f"me.choice is not a move: {choice!r}")
+    if own_choice is not True and choice is not None and choice != own_choice:
+        out.append(f"me.choice {choice!r} is not the choice this phone made ({own_choice!r})")
+    return out
+
+
+def _game_problems(view: dict[str, Any]) -> list[str]:
+    state = view.get("state")
+    if state is None or view.get("game") != "expedition":
+        return []
+    out = []
+    over = state.get("phase") == "over"
+    me = view.get("me")
+    my_seat = me.get("seat") if me else None
+    if state.get("seat") != my_seat:
+        out.append(f"the game's view is for seat {state.get('seat')!r}, the recipient's is {my_seat!r}")
+    for player in state.get("players", []):
+        mine = player.get("seat") == my_seat and my_seat is not None
+        if not over and not mine and (player.get("chest") is not None or player.get("chest_by_cave") is not None):
+            out.append(f"seat {player.get('seat')}'s chest shows before the end")
+        if not isinstance(player.get("carried"), int) or player["carried"] < 0:
+            out.append("a negative or missing carried count")
+    if not over and (state.get("scores") is not None or state.get("winners") is not None):
+        out.append("scores before the end")
+    if any(not isinstance(card.get("gems"), int) or card["gems"] < 0 for card in state.get("path", [])):
+        out.append("negative gems on the path")
+    for secret in ("deck", "pile", "order", "seed", "unseen", "choices", "pending", "script", "inputs"):
+        if secret in state or secret in view:
+            out.append(f"a view carries {secret!r}")
+    return out
+
+
+def record_problems(record: Any, scores_seen: list[int] | None = None) -> tuple[list[str], int]:
+    """What is wrong with a finished game's record, and how many gems went missing (or appeared)."""
+    try:
+        parsed = GameRecord.from_json(record)
+        state: Any = replay(parsed)
+    except GameError as exc:
+        return [f"the record does not replay: {exc}"], 0
+    out = []
+    lost = 0
+    if not state.is_over():
+        out.append("the record replays to an unfinished game")
+    if parsed.scores != state.scores():
+        out.append(f"recorded scores {parsed.scores} != replayed {state.scores()}")
+        lost += abs(sum(parsed.scores or []) - sum(state.scores()))
+    if sorted(parsed.winners or []) != sorted(state.winners()):
+        out.append(f"recorded winners {parsed.winners} != replayed {state.winners()}")
+    if scores_seen is not None and scores_seen != state.scores():
+        out.append(f"the players saw scores {scores_seen}, the replay gives {state.scores()}")
+        lost += abs(sum(scores_seen) - sum(state.scores()))
+    if parsed.game == "expedition":
+        kept = sum(state.chest) + sum(state.carried) + state.lost + state.returned
+        if kept != state.revealed:
+            out.append(f"{state.revealed} gems revealed, but {kept} banked, carried, lost or left on the path")
+            lost += abs(kept - state.revealed)
+    return out, lost
+
+
+def moves_by_decision(record: Any) -> dict[int, dict[Key, str]]:
+    """For each seat, the move the record holds at each decision (cave, cards on the path)."""
+    parsed = GameRecord.from_json(record)
+    state: Any = find_game(parsed.game).new(parsed.rules, parsed.seats, parsed.seed, parsed.script)
+    out: dict[int, dict[Key, str]] = {}
+    for item in parsed.inputs:
+        if item[0] == "round":
+            state.start_round([int(s) for s in item[1]])
+            continue
+        seat, move = int(item[0]), str(item[1])
+        out.setdefault(seat, {})[(state.cave, len(state.path))] = move
+        state.apply(seat, move)
+    return out
+
+
+def normal_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what depends on the moment it was made, or on connections (not in the log)."""
+    copy: dict[str, Any] = json.loads(json.dumps(view))
+    copy.pop("remaining_ms", None)
+    for person in copy.get("people", []):
+        person.pop("connected", None)
+    return copy
+
+
+def rebuilt_views(db: Path, codes: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Tables rebuilt from their logs in the server's SQLite file: their spectator views (normalized)."""
+    from gemtable.table import Table, table_view
+
+    out = {}
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        wanted = list(codes) if codes is not None else [c for (c,) in con.execute("SELECT code FROM tables")]
+        for code in wanted:
+            rows = con.execute("SELECT body FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
+            if rows:
+                table = Table.rebuild([json.loads(body) for (body,) in rows], 0.0)
+                out[code] = normal_view(table_view(table, None, 0.0))
+    finally:
+        con.close()
+    return out
+
+
+def log_problems(text: str) -> list[str]:
+    """Tracebacks and error lines in a server log."""
+    return [f"server log: {line.strip()[:200]}" for line in text.splitlines() if TRACEBACK.search(line)][:20]
+
+
+def normal_code(code: str) -> str:
+    """As the server reads a table code."""
+    return "".join(ch for ch in code.upper() if ch.isalpha())[:4]
+
+
+def loopback(base: int, index: int) -> str:
+    """``127.base.x.y``: a loopback source address of its own for phone (or table) ``index``."""
+    high, low = divmod(index, 254)
+    return f"127.{base + high // 256}.{high % 256}.{low + 1}"
+
+
+# --- talking to the server -------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """A server on a loopback address."""
+
+    host: str
+    port: int
+
+    @classmethod
+    def parse(cls, url: str) -> Target:
+        match = re.fullmatch(r"(?:https?|wss?)://(127\.\d+\.\d+\.\d+|localhost):(\d+)/?", url.strip())
+        if match is None:
+            raise ValueError(f"a loopback URL such as http://127.0.0.1:8000, not {url!r}")
+        host = "127.0.0.1" if match.group(1) == "localhost" else match.group(1)
+        return cls(host, int(match.group(2)))
+
+    @property
+    def ws(self) -> str:
+        return f"ws://{self.host}:{self.port}/ws"
+
+    @property
+    def base(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def request(self, method: str, path: str, body: bytes | None = None, source: str | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, bytes, dict[str, str]]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30,
+                                          source_address=(source, 0) if source else None)
+        try:
+            conn.request(method, path, body, headers or {"Content-Type": "application/json"})
+            response = conn.getresponse()
+            return response.status, response.read(), {k.lower(): v for k, v in response.getheaders()}
+        finally:
+            conn.close()
+
+    def json(self, path: str, source: str | None = None) -> tuple[int, Any]:
+        status, body, _ = self.request("GET", path, source=source)
+        try:
+            return status, json.loads(body)
+        except ValueError:
+            return status, body
+
+    def create_table(self, source: str, **settings: Any) -> str:
+        status, body, _ = self.request("POST", "/api/tables", json.dumps({"game": "expedition", **settings}).encode(),
+                                       source=source)
+        if status != 201:
+            raise RuntimeError(f"creating a table from {source}: HTTP {status} {body[:200]!r}")
+        return str(json.loads(body)["code"])
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.base + "/healthz", timeout=5) as response:
+                return bool(response.status == 200 and response.read() == b"ok")
+        except (OSError, urllib.error.URLError):
+            return False
+
+
+async def open_ws(target: Target, source: str, **options: Any) -> Any:
+    return await websockets.connect(target.ws, local_addr=(source, 0), ping_interval=None, proxy=None,
+                                    max_size=2**22, open_timeout=20, close_timeout=5, **options)
+
+
+# --- the pool: what the run has seen, for the hostile phones to use ------------------------------
+
+
+@dataclass
+class Pool:
+    honest_codes: list[str] = field(default_factory=list)
+    honest_tokens: list[str] = field(default_factory=list)
+    honest_people: dict[str, set[int]] = field(default_factory=dict)
+    """Per table code, the ids of its honest players: no hostile phone may ever be welcomed as one."""
+    sandbox_codes: list[str] = field(default_factory=list)
+    seats: list[tuple[str, str]] = field(default_factory=list)
+    """(code, token) of every seat a hostile phone was given."""
+    decisions: collections.deque[int] = field(default_factory=lambda: collections.deque([0, 1, 2], maxlen=64))
+    sent: collections.deque[tuple[str, Any]] = field(default_factory=lambda: collections.deque(maxlen=400))
+    """Frames sent so far (by anyone), for replays."""
+
+    def tokens_of(self, code: str) -> list[str]:
+        return [token for c, token in self.seats if c == code]
+
+
+# --- what a hostile phone sends (drawn by Hypothesis) -------------------------------------------
+
+
+Frame = tuple[str, Any]
+"""("text", str), ("binary", bytes), ("raw-text", bytes: a text frame, maybe not UTF-8), ("fragments", [str])."""
+
+MOVES = ["deeper", "camp", "deeper", "camp", "", "Deeper", "DEEPER", "wait", "deeper ", "camp\u0000", "null"]
+BOTS = ["random", "cautious", "odds", "montecarlo", "", "human", "../../etc/passwd", "Random"]
+SMUGGLED = ["seat", "person", "player", "token", "chair", "id", "as", "__proto__", "constructor", "me", "host"]
+
+
+@dataclass
+class Plan:
+    """One hostile phone: where it connects from, whether it first makes a table, what it sends."""
+
+    address: str
+    create: bool
+    frames: list[Frame]
+
+
+class Strategies:
+    """What the hostile phones send, drawn by Hypothesis (imported lazily: it is a test dependency).
+
+    Hypothesis wants every draw to depend on earlier draws only, never on the outside world, so values
+    that come from the run (codes, tokens, decisions, earlier frames) are drawn as an index into the
+    pool and looked up after the draw (:func:`_pick`), with a fixed stand-in while the pool is empty."""
+
+    def __init__(self, pool: Pool) -> None:
+        from hypothesis import strategies as st
+
+        self.st = st
+        self.pool = pool
+        self.index = st.integers(0, 1 << 16)
+        scalars = (st.none() | st.booleans() | st.integers() | st.integers(-(2**80), 2**80) | st.floats()
+                   | st.text(max_size=30))
+        self.json_value = st.recursive(
+            scalars, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+            max_leaves=12,
+        )
+
+    # values --------------------------------------------------------------------------------------
+
+    def code(self, data: Any) -> str:
+        st, pool = self.st, self.pool
+        pick = data.draw(st.integers(0, 9))
+        if pick < 4:
+            code = _pick(pool.honest_codes, data.draw(self.index), "ACDE")
+        elif pick < 8:
+            code = _pick(pool.sandbox_codes, data.draw(self.index), "ACDE")
+        elif pick < 9:
+            code = data.draw(st.text("ACDEFHJKLMNPQRTUVWXYZ", min_size=4, max_size=4))
+        else:
+            return str(data.draw(st.text(max_size=12)))
+        variant = data.draw(st.integers(0, 5))
+        return str([code, code, code, code.lower(), f" {code[:2]}-{code[2:]} ", code + "Q"][variant])
+
+    def token(self, data: Any, code: str) -> str | None:
+        st, pool = self.st, self.pool
+        pick = data.draw(st.integers(0, 9))
+        if pick < 3:
+            return None
+        if pick < 6:
+            return _pick(pool.tokens_of(normal_code(code)), data.draw(self.index), "not-a-seat-yet")
+        if pick < 7:
+            return _pick([token for _, token in pool.seats], data.draw(self.index), "not-a-seat-yet")
+        if pick < 9:
+            return self.forged(data)
+        return str(data.draw(st.text(max_size=40)))
+
+    def forged(self, data: Any) -> str:
+        """An honest player's token, a little wrong (the hostile phones never hold a real one)."""
+        st = self.st
+        token = _pick(self.pool.honest_tokens, data.draw(self.index), "A" * 32)
+        at = data.draw(st.integers(0, 31)) % len(token)
+        forged = [token[:at] + ("A" if token[at] != "A" else "B") + token[at + 1:], token[:-1], token + "=",
+                  f" {token}", token[::-1], token.encode().hex(), token.swapcase()]
+        choice = forged[data.draw(st.integers(0, len(forged) - 1))]
+        return choice if choice != token else token + "x"
+
+    def decision(self, data: Any) -> Any:
+        st = self.st
+        if data.draw(st.integers(0, 5)) < 4:
+            return _pick(list(self.pool.decisions), data.draw(self.index), 1) + data.draw(st.integers(-2, 2))
+        return data.draw(st.integers(-(2**63), 2**63) | st.integers(-(2**70), 2**70))
+
+    def name(self, data: Any) -> str:
+        st = self.st
+        if data.draw(st.booleans()):
+            return "Fz" + str(data.draw(st.text("abcdefghijklmnopqrstuvwxyz0123456789", max_size=8)))
+        return str(data.draw(st.text(max_size=40)))
+
+    def valid(self, data: Any) -> dict[str, Any]:
+        st = self.st
+        kind = data.draw(st.sampled_from(
+            ["hello", "join", "choose", "choose", "choose", "start", "leave", "add_bot", "remove_bot", "ping"]))
+        msg: dict[str, Any] = {"type": kind}
+        if data.draw(st.booleans()):
+            msg["v"] = 1
+        if kind == "hello":
+            msg["code"] = self.code(data)
+            token = self.token(data, msg["code"])
+            if token is not None or data.draw(st.booleans()):
+                msg["token"] = token
+            if data.draw(st.booleans()):
+                msg["tv"] = data.draw(st.booleans())
+        elif kind == "join":
+            msg["code"] = self.code(data)
+            msg["name"] = self.name(data)
+        elif kind == "choose":
+            msg["move"] = data.draw(st.sampled_from(MOVES))
+            if data.draw(st.booleans()):
+                msg["decision"] = self.decision(data)
+        elif kind == "add_bot":
+            msg["bot"] = data.draw(st.sampled_from(BOTS))
+        elif kind == "remove_bot":
+            msg["chair"] = data.draw(st.integers(-2, 9))
+        return msg
+
+    # frames --------------------------------------------------------------------------------------
+
+    def frame(self, data: Any) -> Frame:
+        st = self.st
+        pick = data.draw(st.integers(0, 99))
+        if pick < 35:
+            return ("text", json.dumps(self.valid(data)))
+        if pick < 60:
+            return self.mutated(data)
+        if pick < 68:
+            return ("text", json.dumps(data.draw(self.json_value)))
+        if pick < 72:
+            return ("text", str(data.draw(st.text(max_size=60))))
+        if pick < 82:
+            return _pick(list(self.pool.sent), data.draw(self.index), ("text", '{"type":"start"}'))
+        if pick < 86:
+            return self.huge(data)
+        if pick < 89:
+            return self.deep(data)
+        if pick < 93:
+            return ("binary", data.draw(st.binary(max_size=64) | st.just(json.dumps(self.valid(data)).encode())))
+        if pick < 96:
+            text = json.dumps(self.valid(data))
+            cuts = sorted(len(text) * cut // 1000 for cut in data.draw(st.lists(st.integers(0, 1000), max_size=4)))
+            return ("fragments", [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)])
+        if pick < 99 or data.draw(st.booleans()):  # a frame that is not UTF-8 ends the phone: rarely
+            return ("text", '{"type":"join","code":"' + self.code(data) + '","name":"\\ud800x"}')
+        junk = data.draw(st.sampled_from([b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]))
+        return ("raw-text", b'{"type":"ping","x":"' + junk + b'"}')
+
+    def mutated(self, data: Any) -> Frame:
+        st = self.st
+        msg: Any = self.valid(data)
+        for _ in range(data.draw(st.integers(1, 3))):
+            op = data.draw(st.integers(0, 8))
+            keys = list(msg) if isinstance(msg, dict) else []
+            if op == 0 and keys:
+                msg.pop(data.draw(st.sampled_from(keys)))
+            elif op == 1 and isinstance(msg, dict):
+                key = data.draw(st.sampled_from(SMUGGLED) | st.text(max_size=10))
+                msg[key] = data.draw(st.integers(0, 9) | self.json_value) if data.draw(st.booleans()) \
+                    else self.forged(data)
+            elif op == 2 and keys:
+                msg[data.draw(st.sampled_from(keys))] = data.draw(self.json_value)
+            elif op == 3 and isinstance(msg, dict):
+                msg["type"] = data.draw(st.sampled_from(["Choose", "CHOOSE", "choose ", "state", "welcome", "error",
+                                                        "", None, 1, ["choose"]]) | st.text(max_size=12))
+            elif op == 4 and isinstance(msg, dict):
+                msg["v"] = data.draw(st.sampled_from([0, 2, -1, "1", 1.0, True, None, 2**64]))
+            elif op == 5:
+                msg = [msg]
+            elif op == 6:
+                msg = {"type": "choose", "move": msg}
+            elif op == 7 and isinstance(msg, dict) and keys:
+                key = data.draw(st.sampled_from(keys))
+                text = json.dumps(msg)
+                return ("text", text[:-1] + f", {json.dumps(key)}: {json.dumps(data.draw(self.json_value))}}}")
+            elif op == 8:
+                return ("text", json.dumps(msg) + data.draw(st.sampled_from([" ", "}", "x", "\n{}", ",", "\u0000"])))
+        return ("text", json.dumps(msg, ensure_ascii=data.draw(self.st.booleans())))
+
+    def huge(self, data: Any) -> Frame:
+        size = data.draw(self.st.sampled_from([4000, 4096, 4097, 8000, 15000, 65537]))
+        msg = self.valid(data)
+        key = data.draw(self.st.sampled_from(["name", "code", "token", "move", "padding"]))
+        msg[key] = data.draw(self.st.sampled_from(["x", "x", "é", "\u20ac", "\U0001f48e"])) * size
+        return ("text", json.dumps(msg, ensure_ascii=False))
+
+    def deep(self, data: Any) -> Frame:
+        depth = data.draw(self.st.sampled_from([64, 200, 1000, 1300, 2047, 5000, 20000]))
+        if data.draw(self.st.booleans()):
+            return ("text", "[" * depth + "]" * depth)
+        return ("text", '{"type":"join","code":"ABCD","name":' + '{"a":' * depth + "1" + "}" * depth + "}")
+
+    def plan(self, data: Any, address: str) -> Plan:
+        st = self.st
+        create = data.draw(st.integers(0, 9)) == 0
+        frames: list[Frame] = []
+        setup = data.draw(st.integers(0, 4))
+        if setup == 1:
+            hello = {"type": "hello", "code": self.code(data), "tv": data.draw(st.booleans())}
+            frames.append(("text", json.dumps(hello)))
+        elif setup == 2:
+            frames.append(("text", json.dumps({"type": "join", "code": self.code(data), "name": self.name(data)})))
+        elif setup == 3:
+            seat = _pick(self.pool.seats, data.draw(self.index), None)
+            if seat is not None:
+                frames.append(("text", json.dumps({"type": "hello", "code": seat[0], "token": seat[1]})))
+        count = data.draw(st.integers(1, 40))
+        frames += [self.frame(data) for _ in range(count)]
+        return Plan(address, create, frames)
+
+
+def _pick(items: Sequence[T], index: int, default: D) -> T | D:
+    return items[index % len(items)] if items else default
+
+
+# --- one hostile phone -------------------------------------------------------------------------------
+
+
+@dataclass
+class FuzzStats:
+    messages: int = 0
+    phones: int = 0
+    frames_received: int = 0
+    closes: collections.Counter[int] = field(default_factory=collections.Counter)
+    errors: collections.Counter[str] = field(default_factory=collections.Counter)
+    tables_created: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def problem(self, text: str) -> None:
+        if len(self.problems) < 200:
+            self.problems.append(text)
+
+
+async def hostile_phone(target: Target, plan: Plan, pool: Pool, stats: FuzzStats) -> None:
+    """Send one plan from one connection; check every frame that comes back."""
+    frames = list(plan.frames)
+    if plan.create:
+        try:
+            code = await asyncio.to_thread(target.create_table, plan.address, seconds=2, pause=0.5)
+        except RuntimeError as exc:
+            if "429" not in str(exc):
+                stats.problem(str(exc))
+        else:
+            stats.tables_created += 1
+            pool.sandbox_codes.append(code)
+            frames[:0] = [("text", json.dumps({"type": "join", "code": code, "name": "Boss"})),
+                          ("text", '{"type":"add_bot","bot":"odds"}'), ("text", '{"type":"start"}')]
+    try:
+        ws = await open_ws(target, plan.address, compression=None)
+    except (OSError, websockets.InvalidStatus, TimeoutError) as exc:
+        stats.problem(f"could not connect from {plan.address}: {exc!r}")
+        return
+    stats.phones += 1
+    phone = _Phone(pool, stats, plan)
+    reader = asyncio.ensure_future(phone.read(ws))
+    try:
+        await _talk(ws, frames, phone, reader, pool, stats)
+    finally:
+        if not reader.done():
+            reader.cancel()
+        ws.transport.abort()
+
+
+async def _talk(ws: Any, frames: list[Frame], phone: _Phone, reader: asyncio.Future[None], pool: Pool,
+                stats: FuzzStats) -> None:
+    sent_bad_utf8 = False
+    try:
+        for frame in frames:
+            if reader.done():
+                break
+            phone.note_sent(frame)
+            stats.messages += 1
+            sent_bad_utf8 |= frame[0] == "raw-text"
+            await _send(ws, frame)
+            if _fatal(frame):
+                await asyncio.wait([reader], timeout=10)  # the server closes the connection: wait for it
+                if not reader.done():
+                    stats.problem(f"a phone that sent {frame[0]} of {_size(frame)} bytes was not closed")
+                break
+            pool.sent.append(frame)
+        if not reader.done():
+            await ws.send('{"type":"ping"}')
+            pong: asyncio.Future[Any] = asyncio.ensure_future(phone.ponged.wait())
+            await asyncio.wait([pong, reader], timeout=10, return_when=asyncio.FIRST_COMPLETED)
+            pong.cancel()
+            if not phone.ponged.is_set() and not reader.done():
+                kinds = [f[0] + ":" + str(f[1])[:60] for f in frames][-6:]
+                stats.problem(f"no pong from the server within 10 s (phone {phone.plan.address}, last sent {kinds})")
+    except websockets.ConnectionClosed:
+        pass
+    closed_by_server = reader.done()
+    await ws.close()
+    await asyncio.wait_for(reader, 10)
+    if closed_by_server:
+        close = int(ws.close_code) if ws.close_code is not None else 1006
+        stats.closes[close] += 1
+        if close not in CLOSE_CODES:
+            stats.problem(f"the server closed a phone with code {close} ({ws.close_reason!r})")
+        if close == 1007 and not sent_bad_utf8:
+            stats.problem("closed as not UTF-8 without having been sent anything but UTF-8")
+
+
+MAX_FRAME = 64 * 1024
+"""The server's frame limit (``gemtable.server.run.MAX_FRAME``): a bigger frame closes the connection."""
+
+
+def _size(frame: Frame) -> int:
+    kind, payload = frame
+    if kind == "fragments":
+        return sum(len(part.encode("utf-8", "surrogatepass")) for part in payload)
+    return len(payload.encode("utf-8", "surrogatepass") if isinstance(payload, str) else payload)
+
+
+def _fatal(frame: Frame) -> bool:
+    """Whether the server must close the connection on this frame (not UTF-8, or over the frame limit)."""
+    return frame[0] == "raw-text" or (frame[0] != "fragments" and _size(frame) > MAX_FRAME)
+
+
+async def _send(ws: Any, frame: Frame) -> None:
+    kind, payload = frame
+    if kind == "text":
+        try:
+            await ws.send(payload)
+        except UnicodeEncodeError:
+            await ws.send(payload.encode("utf-8", "surrogatepass"), text=True)
+    elif kind == "binary":
+        await ws.send(payload)
+    elif kind == "raw-text":
+        await ws.send(payload, text=True)
+    else:
+        await ws.send(iter(payload) if payload else iter([""]))
+
+
+class _Phone:
+    """What one hostile phone receives, checked frame by frame."""
+
+    def __init__(self, pool: Pool, stats: FuzzStats, plan: Plan) -> None:
+        self.pool = pool
+        self.stats = stats
+        self.plan = plan
+        self.joins = 0
+        self.hello_tokens: dict[str, set[str]] = collections.defaultdict(set)
+        self.ponged = asyncio.Event()
+
+    def note_sent(self, frame: Frame) -> None:
+        if frame[0] not in ("text", "fragments"):
+            return
+        text = frame[1] if frame[0] == "text" else "".join(frame[1])
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            return
+        if isinstance(msg, dict) and msg.get("type") == "join":
+            self.joins += 1
+        if isinstance(msg, dict) and msg.get("type") == "hello" and isinstance(msg.get("token"), str):
+            self.hello_tokens[normal_code(str(msg.get("code", "")))].add(msg["token"])
+
+    async def read(self, ws: Any) -> None:
+        try:
+            async for raw in ws:
+                self.stats.frames_received += 1
+                if not isinstance(raw, str):
+                    self.stats.problem("the server sent a binary frame")
+                    continue
+                self.check(raw)
+        except websockets.ConnectionClosed:
+            pass
+
+    def check(self, raw: str) -> None:
+        stats, pool = self.stats, self.pool
+        for token in pool.honest_tokens:
+            if token in raw:
+                stats.problem("a hostile phone was sent an honest player's token")
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            stats.problem(f"the server sent something that is not JSON: {raw[:80]!r}")
+            return
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind not in SERVER_TYPES:
+            stats.problem(f"unknown server message: {raw[:120]!r}")
+            return
+        if kind == "pong":
+            self.ponged.set()
+        elif kind == "error":
+            stats.errors[str(msg.get("code"))] += 1
+            if msg.get("code") not in ERROR_CODES or not isinstance(msg.get("message"), str) or not msg["message"]:
+                stats.problem(f"an error without a known code and a message: {raw[:160]!r}")
+        elif kind == "welcome":
+            self.welcome(msg)
+        elif kind == "state":
+            view = msg.get("table")
+            for problem in view_problems(view):
+                stats.problem(f"state: {problem}")
+            if isinstance(view, dict) and isinstance(view.get("decision"), int):
+                pool.decisions.append(view["decision"])
+
+    def welcome(self, msg: dict[str, Any]) -> None:
+        code, person, token = str(msg.get("code")), msg.get("person"), msg.get("token")
+        if token is not None:
+            self.joins -= 1
+            if self.joins < 0:
+                self.stats.problem("a seat token came without a join")
+            self.pool.seats.append((code, str(token)))
+            return
+        if person is None:
+            return
+        if person in self.pool.honest_people.get(code, set()):
+            self.stats.problem(f"a hostile phone was welcomed into an honest seat at {code}")
+        if not self.hello_tokens[code] & set(self.pool.tokens_of(code)):
+            self.stats.problem(f"a hostile phone was welcomed as person {person} at {code} without its token")
+
+
+# --- honest players, in a thread of their own --------------------------------------------------------
+
+
+@dataclass
+class HonestPlayer:
+    name: str
+    camp_at: int
+    """Walks out once the path holds this many cards."""
+    client: Any = None
+    intended: dict[tuple[int, int, int], str] = field(default_factory=dict)
+    """(game, cave, cards on the path) → the move sent."""
+    finals: dict[int, tuple[int | None, list[int]]] = field(default_factory=dict)
+    """game → (this player's seat, the scores shown at the end)."""
+    problems: list[str] = field(default_factory=list)
+    checked: int = 0
+
+
+@dataclass
+class HonestTable:
+    address: str
+    code: str = ""
+    players: list[HonestPlayer] = field(default_factory=list)
+    done: bool = False
+
+
+class HonestPlay(threading.Thread):
+    """Honest tables played in a background thread until ``stop`` is set and ``min_games`` are over."""
+
+    def __init__(self, target: Target, pool: Pool, tables: int, players: int, min_games: int,
+                 seconds: float = 2.0) -> None:
+        super().__init__(daemon=True, name="honest-players")
+        self.target = target
+        self.pool = pool
+        self.tables = [HonestTable(loopback(77, i)) for i in range(tables)]
+        self.players = players
+        self.min_games = min_games
+        self.seconds = seconds
+        self.ready = threading.Event()
+        self.stop = threading.Event()
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as exc:  # reported by the caller
+            self.failure = exc
+            self.ready.set()
+
+    async def _main(self) -> None:
+        for table in self.tables:
+            table.code = await asyncio.to_thread(self.target.create_table, table.address, seconds=self.seconds,
+                                                 pause=0.5)
+            for i in range(self.players):
+                player = HonestPlayer(f"Honest {i + 1}", camp_at=2 + i)
+                ws = await open_ws(self.target, table.address)
+                from gemtable.client import Client
+
+                player.client = Client(ws)
+                await player.client.join(table.code, player.name)
+                table.players.append(player)
+            self.pool.honest_codes.append(table.code)
+            self.pool.honest_tokens += [p.client.token for p in table.players]
+            self.pool.honest_people[table.code] = {p.client.person for p in table.players}
+        self.ready.set()
+        await asyncio.gather(*(self._play(table, player) for table in self.tables for player in table.players))
+        for table in self.tables:
+            for player in table.players:
+                await player.client.close()
+
+    async def _play(self, table: HonestTable, player: HonestPlayer) -> None:
+        client = player.client
+        host = player is table.players[0]
+        started = 0
+        while True:
+            try:
+                await client.until(lambda s: _open_decision(s, player) or s["phase"] in ("lobby", "results"), 1.0)
+            except TimeoutError:
+                pass
+            except ConnectionError:
+                player.problems.append("the server closed an honest player's connection")
+                return
+            self._check(player)
+            state = client.state
+            if state is None:
+                continue
+            if _open_decision(state, player):
+                await self._choose(player, state)
+            if host and state["phase"] in ("lobby", "results") and started == state["game_number"]:
+                if started >= self.min_games and self.stop.is_set():
+                    table.done = True
+                elif started == 0 and len([p for p in state["people"] if p["name"].startswith("Honest")]) < len(
+                        table.players):
+                    continue
+                else:
+                    started += 1
+                    self._sent(json.dumps({"type": "start"}))
+                    await client.start()
+            if table.done and state["phase"] in ("lobby", "results"):
+                return
+
+    async def _choose(self, player: HonestPlayer, state: dict[str, Any]) -> None:
+        game = state["state"]
+        move = "camp" if len(game["path"]) >= player.camp_at else "deeper"
+        player.intended[(state["game_number"], game["cave"], len(game["path"]))] = move
+        text = json.dumps({"type": "choose", "v": 1, "move": move, "decision": state["decision"]})
+        self._sent(text)
+        await player.client.send_raw(text)
+
+    def _sent(self, text: str) -> None:
+        self.pool.sent.append(("text", text))
+
+    def _check(self, player: HonestPlayer) -> None:
+        frames = player.client.frames
+        for raw in frames[player.checked:]:
+            msg = json.loads(raw)
+            if msg.get("type") == "error":
+                player.problems.append(f"an honest player was sent an error: {msg}")
+            elif msg.get("type") == "replaced":
+                player.problems.append("an honest player was replaced")
+            elif msg.get("type") == "state":
+                view = msg["table"]
+                own: str | bool | None = True
+                if view.get("phase") == "playing" and view.get("state"):
+                    game = view["state"]
+                    own = player.intended.get((view["game_number"], game["cave"], len(game["path"])))
+                player.problems += [f"state: {p}" for p in view_problems(view, own)]
+                if view.get("phase") == "results" and view["game_number"] not in player.finals:
+                    me = view.get("me") or {}
+                    player.finals[view["game_number"]] = (me.get("seat"), list(view["state"]["scores"]))
+        player.checked = len(frames)
+
+
+def _open_decision(state: dict[str, Any], player: HonestPlayer) -> bool:
+    me = state.get("me")
+    if state.get("phase") != "playing" or not me or not me.get("moves") or me.get("choice") is not None:
+        return False
+    game = state["state"]
+    return (state["game_number"], game["cave"], len(game["path"])) not in player.intended
+
+
+# --- the whole run --------------------------------------------------------------------------------------
+
+
+@dataclass
+class FuzzOptions:
+    messages: int = 3000
+    seed: int | None = None
+    honest_tables: int = 2
+    honest_players: int = 3
+    min_games: int = 1
+    seconds: float = 2.0
+    """The honest tables' time per decision (hostile phones seated there and gone quiet hold each one up)."""
+    settle: float = 120.0
+    """Seconds the honest players get to finish their games once the fuzzing is over."""
+
+
+@dataclass
+class FuzzReport:
+    messages: int
+    phones: int
+    frames_received: int
+    tables_created: int
+    honest_games: int
+    games_checked: int
+    lost_gems: int
+    seconds: float
+    closes: dict[str, int]
+    errors: dict[str, int]
+    problems: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, log: Path | None = None,
+             alive: Callable[[], bool] | None = None, progress: Callable[[str], None] | None = None) -> FuzzReport:
+    """Fuzz the server at ``target`` (see the module documentation).  ``data``: the server's data folder
+    (to rebuild every table from its log); ``log``: its log file; ``alive``: whether its process lives."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as fix_seed
+    from hypothesis import strategies as st
+
+    started = time.monotonic()
+    pool, stats = Pool(), FuzzStats()
+    honest = HonestPlay(target, pool, options.honest_tables, options.honest_players, options.min_games,
+                        options.seconds)
+    honest.start()
+    if not honest.ready.wait(120) or honest.failure is not None:
+        raise RuntimeError(f"the honest players could not sit down: {honest.failure!r}")
+    for i in range(2):
+        pool.sandbox_codes.append(target.create_table(loopback(78, i), seconds=2, pause=0.5))
+    strategies = Strategies(pool)
+    loop = asyncio.new_event_loop()
+    addresses = _Addresses(random.Random(options.seed))
+
+    @settings(max_examples=50, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def one_phone(data: Any) -> None:
+        plan = strategies.plan(data, addresses.next())  # drawn whatever happens next: Hypothesis insists
+        if stats.messages >= options.messages:
+            return
+        loop.run_until_complete(asyncio.wait_for(hostile_phone(target, plan, pool, stats), 120))
+
+    if options.seed is not None:
+        one_phone = fix_seed(options.seed)(one_phone)
+    try:
+        while stats.messages < options.messages:
+            one_phone()
+            if progress:
+                progress(f"{stats.messages} messages from {stats.phones} phones")
+            if alive is not None and not alive():
+                stats.problem("the server process died")
+                break
+    finally:
+        honest.stop.set()
+        honest.join(options.settle)
+        loop.close()
+    if honest.is_alive():
+        stats.problem(f"the honest players did not finish their games within {options.settle:g} s")
+    if honest.failure is not None:
+        stats.problem(f"the honest players failed: {honest.failure!r}")
+    games, checked, lost = _verify(target, honest, pool, stats, data)
+    if alive is not None and not alive():
+        stats.problem("the server process died")
+    if not target.healthy():
+        stats.problem("/healthz does not answer ok")
+    if log is not None and log.exists():
+        for line in log_problems(log.read_text("utf-8", "replace")):
+            stats.problem(line)
+    return FuzzReport(stats.messages, stats.phones, stats.frames_received, stats.tables_created, games, checked, lost,
+                      round(time.monotonic() - started, 1), {str(k): v for k, v in sorted(stats.closes.items())},
+                      dict(stats.errors.most_common()), stats.problems)
+
+
+class _Addresses:
+    """A new loopback address for each hostile phone; now and then the previous one again, so that the
+    limits per address get their share of the fuzzing."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.count = 0
+        self.last = ""
+
+    def next(self) -> str:
+        if not self.last or self.rng.random() >= 0.15:
+            self.count += 1
+            self.last = loopback(100, self.count)
+        return self.last
+
+
+def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
+            data: Path | None) -> tuple[int, int, int]:
+    """Honest players' games against their records, every finished game's record, every table's log."""
+    games = checked = lost = 0
+    seen_scores: dict[tuple[str, int], list[int]] = {}
+    for table in honest.tables:
+        for player in table.players:
+            for problem in player.problems[:10]:
+                stats.problem(f"{table.code} {player.name}: {problem}")
+            if len(player.finals) < honest.min_games:
+                stats.problem(f"{table.code} {player.name} finished {len(player.finals)} games")
+        for number in sorted(table.players[0].finals if table.players else {}):
+            games += 1
+            status, record = target.json(f"/api/tables/{table.code}/games/{number}")
+            if status != 200:
+                stats.problem(f"{table.code} game {number}: no record (HTTP {status})")
+                continue
+            seen_scores[(table.code, number)] = table.players[0].finals[number][1]
+            moves = moves_by_decision(record)
+            for player in table.players:
+                seat, scores = player.finals.get(number, (None, []))
+                if scores != seen_scores[(table.code, number)]:
+                    stats.problem(f"{table.code} game {number}: two honest players saw different scores")
+                if seat is None or record.get("names", {}).get(str(seat)) != player.name:
+                    stats.problem(f"{table.code} game {number}: {player.name} is not at seat {seat} of the record")
+                    continue
+                for (game, cave, path), move in player.intended.items():
+                    held = moves.get(seat, {}).get((cave, path))
+                    if game == number and held != move:
+                        stats.problem(f"{table.code} game {number}: {player.name} chose {move} at cave {cave}, "
+                                      f"card {path}; the record holds {held}")
+    codes = list(dict.fromkeys([*pool.honest_codes, *pool.sandbox_codes]))
+    views = asyncio.run(spectate(target, codes))
+    for code, view in views.items():
+        for problem in view_problems(view):
+            stats.problem(f"{code} at the end: {problem}")
+        for number in view.get("results", []):
+            status, record = target.json(f"/api/tables/{code}/games/{number}")
+            if status != 200:
+                stats.problem(f"{code} game {number}: no record (HTTP {status})")
+                continue
+            checked += 1
+            problems, missing = record_problems(record, seen_scores.get((code, number)))
+            lost += missing
+            stats.problems += [f"{code} game {number}: {p}" for p in problems]
+    if data is not None:
+        for code in unlike_their_logs(target, data / "gemtable.sqlite3", views):
+            stats.problem(f"{code}: the table the server shows is not the table its log rebuilds")
+    return games, checked, lost
+
+
+def unlike_their_logs(target: Target, db: Path, views: dict[str, dict[str, Any]]) -> list[str]:
+    """The tables (of ``views``, their spectator views) that are not what their event logs rebuild; a table
+    still moving (bots playing on) is looked at again until it holds still."""
+    pending = dict(views)
+    for _ in range(20):
+        rebuilt = rebuilt_views(db, list(pending))
+        pending = {code: view for code, view in pending.items() if normal_view(view) != rebuilt.get(code)}
+        if not pending:
+            return []
+        time.sleep(1.0)
+        pending = asyncio.run(spectate(target, list(pending)))
+    return sorted(pending)
+
+
+async def spectate(target: Target, codes: list[str], base: int = 79) -> dict[str, dict[str, Any]]:
+    """Each table's spectator view, fetched as a phone would (from addresses of their own)."""
+    out: dict[str, dict[str, Any]] = {}
+    for i, code in enumerate(codes):
+        ws = await open_ws(target, loopback(base, i))
+        try:
+            await ws.send(json.dumps({"type": "hello", "code": code}))
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "state":
+                    out[code] = msg["table"]
+                    break
+        finally:
+            await ws.close()
+    return out
+
+
+# --- the command ---------------------------------------------------------------------------------------
+
+
+def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``gemtable bench fuzz`` to the sub-commands of ``gemtable bench``."""
+    bench = kinds.add_parser(
+        "fuzz", help="hostile phones beside honest players, against a live server",
+        description="Start a server with production limits (or use --url), let Hypothesis draw hostile messages "
+        "from many phones while honest players finish their games, then check that nothing broke.")
+    bench.add_argument("--messages", type=int, default=3000, help="messages to send (default 3000)")
+    bench.add_argument("--tables", type=int, default=2, help="honest tables (default 2)")
+    bench.add_argument("--players", type=int, default=3, help="honest players per table, 2 to 5 (default 3)")
+    bench.add_argument("--games", type=int, default=1, help="games every honest table plays at least (default 1)")
+    bench.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
+    bench.add_argument("--url", default=None, help="fuzz a server already running on a loopback URL")
+    bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.set_defaults(run=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        print("gemtable bench fuzz needs Hypothesis: pip install 'gemtable[test]'", file=sys.stderr)
+        return 2
+    if not 2 <= args.players <= 5 or args.tables < 1 or args.messages < 1:
+        print("gemtable bench fuzz: --players 2 to 5, --tables and --messages at least 1", file=sys.stderr)
+        return 2
+    options = FuzzOptions(args.messages, args.seed, args.tables, args.players, args.games)
+    say = (lambda text: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
+    if args.url:
+        try:
+            target = Target.parse(args.url)
+        except ValueError as exc:
+            print(f"gemtable bench fuzz: {exc}", file=sys.stderr)
+            return 2
+        report = run_fuzz(target, options, progress=say)
+    else:
+        from gemtable.bench.server import LocalServer
+
+        server = LocalServer(None).start()
+        try:
+            proc = server.proc
+            report = run_fuzz(Target("127.0.0.1", server.port), options, data=server.folder / "data",
+                              log=server.folder / "server.log",
+                              alive=lambda: proc is not None and proc.poll() is None, progress=say)
+        finally:
+            server.stop()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(f"{report.messages} messages from {report.phones} hostile phones in {report.seconds} s; "
+              f"{report.honest_games} honest games and {report.games_checked} records checked; "
+              f"{len(report.problems)} problems")
+        for problem in report.problems[:40]:
+            print(f"  - {problem}")
+    return 0 if not report.problems else 1
+
+
+__all__ = [
+    "CLOSE_CODES",
+    "ERROR_CODES",
+    "SERVER_TYPES",
+    "FuzzOptions",
+    "FuzzReport",
+    "Target",
+    "add_arguments",
+    "log_problems",
+    "loopback",
+    "moves_by_decision",
+    "normal_view",
+    "rebuilt_views",
+    "record_problems",
+    "run_fuzz",
+    "spectate",
+    "unlike_their_logs",
+    "view_problems",
+]

@@ -1,0 +1,711 @@
+"""``gemtable bench soak``: a heavy night — tables of bot phones playing game after game through real
+WebSockets against one server process, phones dropping and coming back, and the server killed in the middle.
+
+The soak starts ``gemtable serve`` (its own process, a free port, a temporary data folder; production
+limits unless ``--message-rate`` lifts the per-connection one), creates ``--tables`` tables and seats 3 to
+5 bot phones at each, every table from a loopback address of its own (``127.160.x.y``) so that the limits
+per address see a household each.  Phones think for a moment, then choose (with the ``decision`` number),
+and the first phone of each table starts a new game whenever one ends.  Now and then a phone drops (its
+socket is cut) and comes back a moment later with its seat token.  Half way through, the server is killed
+(``--restart kill``: SIGKILL; ``term``: SIGTERM) and started again on the same data folder and port; every
+phone reconnects with its token.  When the time is up, no new game starts, the games under way finish,
+and then everything is checked:
+
+* every finished game's record (``GET /api/tables/CODE/games/N``) replays to its recorded scores and
+  winners, the players saw those scores, and no gem was created or lost (``lost_gems``);
+* every choice a phone saw the server take (its own ``me.choice``, or the reveal) is the move the record
+  holds for that phone's seat at that decision (``wrong_moves``);
+* every table the server shows is the table its event log rebuilds;
+* every state a phone received (all of them, or a sample at large sizes) keeps the table's invariants;
+* no phone got an error it should not have, lost its seat, or was cut off other than by a drop or the
+  restart (``errors``, ``error_codes``); the server's log holds no traceback;
+* the server's memory, sampled from ``/proc`` through the run (``memory_mb``), and the latency of a
+  choice — from sending it to the state that shows it taken — through the run (``latency_ms``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import websockets
+
+from gemtable.bench import proc
+from gemtable.bench.fuzz import (
+    Target,
+    log_problems,
+    loopback,
+    moves_by_decision,
+    record_problems,
+    spectate,
+    unlike_their_logs,
+    view_problems,
+)
+
+ADDRESS_BASE = 160
+BENIGN = {"too-few"}
+"""Errors that are the server rightly saying no to a bot: a host starting when too few are back."""
+Key = tuple[int, int, int]
+"""A decision: (game, cave, cards on the path)."""
+
+
+@dataclass
+class SoakOptions:
+    minutes: float = 1.0
+    tables: int = 20
+    players: tuple[int, int] = (3, 5)
+    think: tuple[float, float] = (0.05, 0.8)
+    """Seconds a phone thinks before it chooses (uniform)."""
+    drop_every: float = 45.0
+    """Seconds between two drops of one phone, on average (0: phones never drop)."""
+    restart: str = "kill"
+    seconds: float = 10.0
+    pause: float = 1.0
+    drain: float = 60.0
+    """Seconds the games under way get to finish once the time is up."""
+    message_rate: float | None = None
+    check_fraction: float | None = None
+    """Share of the states whose invariants are checked (default: all, or 20% beyond 100 tables)."""
+    seed: int = 1
+    keep: bool = False
+
+
+# --- the server --------------------------------------------------------------------------------------
+
+
+class SoakServer:
+    """``gemtable serve`` in a child process; killed and started again on the same port and data folder."""
+
+    def __init__(self, message_rate: float | None, keep: bool) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="gemtable-soak-"))
+        self.keep = keep
+        with contextlib.closing(socket.socket()) as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.extra = ["--message-rate", str(message_rate)] if message_rate else []
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.cpu_before = 0.0
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    @property
+    def log(self) -> Path:
+        return self.folder / "server.log"
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
+
+    def start(self) -> float:
+        """Start (again); returns the seconds until it answers ``/healthz``."""
+        started = time.monotonic()
+        command = [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                   "--data", str(self.data), "--no-qr", *self.extra]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        target = Target("127.0.0.1", self.port)
+        while time.monotonic() - started < 300:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text('utf-8', 'replace')[-2000:]}")
+            if target.healthy():
+                return time.monotonic() - started
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start in 300 s")
+
+    def cpu(self) -> float:
+        pid = self.pid
+        return self.cpu_before + ((proc.cpu_seconds(pid) or 0.0) if pid else 0.0)
+
+    def stop(self, how: str = "term") -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.cpu_before = self.cpu()
+        self.proc.send_signal(signal.SIGKILL if how == "kill" else signal.SIGTERM)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def clean(self) -> None:
+        self.stop()
+        if not self.keep:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# --- a table of phones -----------------------------------------------------------------------------
+
+
+class _Me(msgspec.Struct):
+    id: int | None = None
+    host: bool = False
+    choice: str | None = None
+    moves: list[str] = []
+    seat: int | None = None
+
+
+class _Reveal(msgspec.Struct):
+    deeper: list[int] = []
+    leavers: list[int] = []
+
+
+class _Game(msgspec.Struct):
+    cave: int = 0
+    path: list[msgspec.Raw] = []
+    seat: int | None = None
+    scores: list[int] | None = None
+    reveal: _Reveal | None = None
+
+
+class _View(msgspec.Struct):
+    phase: str = ""
+    game_number: int = 0
+    decision: int = 0
+    people: list[msgspec.Raw] = []
+    me: _Me | None = None
+    state: _Game | None = None
+
+
+class _Message(msgspec.Struct):
+    type: str = ""
+    table: _View | None = None
+    person: int | None = None
+    token: str | None = None
+    code: str | None = None
+
+
+_decode = msgspec.json.Decoder(_Message).decode
+
+
+@dataclass
+class TableRun:
+    index: int
+    address: str
+    players: int
+    code: str = ""
+    phones: list[Phone] = field(default_factory=list)
+    scores: dict[int, list[int]] = field(default_factory=dict)
+    """game → the scores the phones saw at the end."""
+    phase: str = "lobby"
+
+
+class Phone:
+    """One bot phone: a real WebSocket, a seat token, and a memory of what it chose."""
+
+    def __init__(self, soak: Soak, table: TableRun, index: int) -> None:
+        self.soak = soak
+        self.table = table
+        self.index = index
+        self.name = f"bot {table.index}-{index}"
+        self.ws: Any = None
+        self.person: int | None = None
+        self.token: str | None = None
+        self.epoch = 0
+        """Counts connections: a choice sent on one and confirmed on another has no latency to speak of."""
+        self.cut = False
+        self.answered: dict[Key, tuple[str, int]] = {}
+        self.sent: tuple[Key, int, str, float, int] | None = None
+        """The choice in flight: (decision key, decision number, move, when, epoch)."""
+        self.taken: dict[Key, str] = {}
+        """Choices the server showed this phone as taken."""
+        self.seats: dict[int, int] = {}
+        self.started = 0
+        self.view: _View | None = None
+
+    @property
+    def host(self) -> bool:
+        """Whether this phone's person hosts the table now (the role passes on when a host is away)."""
+        return bool(self.view is not None and self.view.me is not None and self.view.me.host)
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(
+            self.soak.target.ws, local_addr=(self.table.address, 0), ping_interval=None, open_timeout=30,
+            close_timeout=5, max_size=2**22, proxy=None)
+        self.epoch += 1
+
+    async def join(self) -> None:
+        await self.connect()
+        await self.ws.send(json.dumps({"type": "join", "v": 1, "code": self.table.code, "name": self.name}))
+        while self.token is None:
+            self.take(await asyncio.wait_for(self.ws.recv(), 30))
+
+    async def live(self) -> None:
+        """Read, answer, and come back whenever the connection goes (until the soak is done)."""
+        soak = self.soak
+        while not soak.done:
+            try:
+                async for raw in self.ws:
+                    self.take(raw)
+            except websockets.ConnectionClosed:
+                pass
+            except Exception as exc:  # a bug here must show, not hang the soak
+                soak.error(f"phone:{type(exc).__name__}", f"{self.name}: {exc!r}")
+            if soak.done:
+                return
+            if not self.cut and not soak.restarting:
+                soak.error("closed", f"{self.name}: the server closed the connection ({self.ws.close_code})")
+            await self.come_back()
+
+    async def come_back(self) -> None:
+        soak = self.soak
+        await asyncio.sleep(soak.rng.uniform(0.5, 3.0) if self.cut else 0.2)
+        self.cut = False
+        deadline = time.monotonic() + 300
+        while not soak.done:
+            try:
+                await self.connect()
+                await self.ws.send(json.dumps({"type": "hello", "v": 1, "code": self.table.code,
+                                               "token": self.token}))
+                soak.reconnects += 1
+                return
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                if time.monotonic() > deadline:
+                    soak.error("no-way-back", f"{self.name} could not reconnect in 300 s")
+                    return
+                await asyncio.sleep(0.25 + soak.rng.random() * 0.25)
+
+    async def drops(self) -> None:
+        """Now and then, the phone's connection is cut (a phone leaving the Wi-Fi, say)."""
+        soak = self.soak
+        while soak.options.drop_every > 0 and not soak.done:
+            await asyncio.sleep(soak.rng.expovariate(1 / soak.options.drop_every))
+            if soak.playing and not soak.restarting and self.ws is not None and not self.cut:
+                self.cut = True
+                soak.drops += 1
+                self.ws.transport.abort()
+
+    # --- what comes in ---------------------------------------------------------------------------
+
+    def take(self, raw: str | bytes) -> None:
+        soak = self.soak
+        soak.frames += 1
+        message = _decode(raw)
+        if message.type == "state" and message.table is not None:
+            if soak.rng.random() < soak.check_fraction:
+                for problem in view_problems(json.loads(raw)["table"]):
+                    soak.error("invariant", f"{self.name}: {problem}")
+            self.state(message.table)
+        elif message.type == "welcome":
+            if message.token is not None:
+                self.token, self.person = message.token, message.person
+            elif message.person != self.person:
+                soak.error("lost-seat", f"{self.name} came back as {message.person}, not {self.person}")
+        elif message.type == "error":
+            code = str(json.loads(raw).get("code"))
+            if code in BENIGN:
+                soak.benign[code] = soak.benign.get(code, 0) + 1
+                if self.host:
+                    self.started -= 1  # try again at the next state
+            else:
+                soak.error(code, f"{self.name}: {json.loads(raw).get('message')}")
+        elif message.type == "replaced":
+            soak.error("replaced", f"{self.name} was replaced")
+
+    def state(self, view: _View) -> None:
+        self.view = view
+        game, me = view.state, view.me
+        if game is not None and game.seat is not None:
+            self.seats[view.game_number] = game.seat
+        self.table.phase = view.phase
+        self.confirm(view)
+        if view.phase == "results" and game is not None and game.scores is not None:
+            self.table.scores.setdefault(view.game_number, list(game.scores))
+        if view.phase == "playing" and game is not None and me is not None and me.moves and me.choice is None:
+            key = (view.game_number, game.cave, len(game.path))
+            if key in self.taken and self.sent is None:
+                self.soak.error("choice-forgotten", f"{self.name}: the server showed {self.taken[key]} taken at "
+                                                    f"{key}, then no choice there (decision {view.decision})")
+            if self.answered.get(key, ("", -1))[1] != self.epoch and self.soak.playing:
+                move = self.soak.policy(len(game.path))
+                self.answered[key] = (move, self.epoch)
+                self.soak.later(self.soak.think(), self.choose, key, view.decision, move)
+        elif self.host and view.phase in ("lobby", "results") and self.started <= view.game_number:
+            ready = view.phase == "results" or len(view.people) >= self.table.players
+            if ready and not self.soak.draining:
+                self.started = view.game_number + 1
+                self.soak.later(0.5, self.send, '{"type":"start","v":1}')
+
+    def confirm(self, view: _View) -> None:
+        """Whether the choice in flight shows as taken: in ``me.choice``, or in the reveal right after it."""
+        if self.sent is None:
+            return
+        key, decision, move, at, epoch = self.sent
+        game, me = view.state, view.me
+        taken = None
+        if view.decision == decision and me is not None and me.choice is not None:
+            taken = me.choice
+        elif view.decision == decision + 1 and game is not None and game.reveal is not None:
+            seat = self.seats.get(key[0])
+            taken = "deeper" if seat in game.reveal.deeper else "camp" if seat in game.reveal.leavers else None
+        if taken is None and view.decision <= decision:
+            return
+        self.sent = None
+        if taken is None:
+            return  # the phone missed the moment (it was away): nothing to check
+        if taken != move:
+            self.soak.error("wrong-choice", f"{self.name} chose {move} and was shown {taken}")
+        self.taken[key] = taken
+        if epoch == self.epoch:
+            self.soak.latency.append(time.monotonic() - at)
+
+    # --- what goes out ---------------------------------------------------------------------------
+
+    def choose(self, key: Key, decision: int, move: str) -> None:
+        view = self.view
+        if view is None or view.decision != decision or view.me is None or view.me.choice is not None:
+            return  # the moment passed (a reveal, a drop) while thinking
+        self.sent = (key, decision, move, time.monotonic(), self.epoch)
+        self.send(json.dumps({"type": "choose", "v": 1, "move": move, "decision": decision}))
+
+    def send(self, text: str) -> None:
+        if self.ws is None or self.soak.done:
+            return
+        self.soak.messages += 1
+        self.soak.spawn(self.ws.send(text))
+
+
+# --- the soak --------------------------------------------------------------------------------------
+
+
+class Soak:
+    def __init__(self, options: SoakOptions, target: Target, server: SoakServer | None) -> None:
+        self.options = options
+        self.target = target
+        self.server = server
+        self.rng = random.Random(options.seed)
+        fraction = options.check_fraction
+        self.check_fraction = fraction if fraction is not None else (1.0 if options.tables <= 100 else 0.2)
+        self.tables = [TableRun(i, loopback(ADDRESS_BASE, i), self.rng.randint(*options.players))
+                       for i in range(options.tables)]
+        self.playing = self.draining = self.done = self.restarting = False
+        self.messages = self.frames = self.reconnects = self.drops = self.errors = 0
+        self.error_codes: dict[str, int] = {}
+        self.benign: dict[str, int] = {}
+        self.problems: list[str] = []
+        self.latency: list[float] = []
+        self.memory: list[tuple[float, int]] = []
+        self.restart_seconds: float | None = None
+        self.restart_at: float | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def error(self, code: str, detail: str) -> None:
+        self.errors += 1
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+        if len(self.problems) < 100:
+            self.problems.append(detail)
+
+    def think(self) -> float:
+        return self.rng.uniform(*self.options.think)
+
+    def policy(self, path: int) -> str:
+        return "deeper" if self.rng.random() < (0.8 if path < 5 else 0.45) else "camp"
+
+    def later(self, delay: float, call: Any, *args: Any) -> None:
+        asyncio.get_running_loop().call_later(delay, call, *args)
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        # A send on a connection that was just cut fails: the phone comes back and answers again.
+        if not task.cancelled() and task.exception() is not None:
+            task.exception()
+
+    # --- the run -------------------------------------------------------------------------------
+
+    async def run(self, say: Any) -> None:
+        await self.setup()
+        # Thousands of long-lived objects: keep the collector from walking them again and again (its pauses
+        # would show as latency that is the load generator's, not the server's).
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 50, 1000)
+        say(f"soak: {len(self.tables)} tables, {sum(t.players for t in self.tables)} phones seated; playing")
+        self.memory.append((time.monotonic(), self.rss()))
+        started = time.monotonic()
+        length = self.options.minutes * 60
+        self.playing = True
+        workers = [asyncio.ensure_future(phone.live()) for t in self.tables for phone in t.phones]
+        workers += [asyncio.ensure_future(phone.drops()) for t in self.tables for phone in t.phones]
+        watcher = asyncio.ensure_future(self.watch(started, say))
+        try:
+            if self.server is not None and self.options.restart != "none":
+                await asyncio.sleep(length / 2)
+                await self.restart(say)
+                await asyncio.sleep(max(0.0, started + length - time.monotonic()))
+            else:
+                await asyncio.sleep(length)
+            self.draining = True
+            say("soak: time is up; the games under way finish")
+            until = time.monotonic() + self.options.drain
+            while time.monotonic() < until and any(t.phase not in ("lobby", "results") for t in self.tables):
+                await asyncio.sleep(0.5)
+        finally:
+            self.playing = False
+            self.memory.append((time.monotonic(), self.rss()))
+            self.done = True
+            watcher.cancel()
+            for task in workers:
+                task.cancel()
+            await self.close()
+            gc.unfreeze()
+
+    async def setup(self) -> None:
+        gate = asyncio.Semaphore(32)
+
+        async def seat(table: TableRun) -> None:
+            async with gate:
+                table.code = await asyncio.to_thread(self.target.create_table, table.address,
+                                                     seconds=self.options.seconds, pause=self.options.pause)
+                table.phones = [Phone(self, table, i) for i in range(table.players)]
+                for phone in table.phones:
+                    await phone.join()
+
+        await asyncio.gather(*(seat(t) for t in self.tables))
+
+    async def restart(self, say: Any) -> None:
+        assert self.server is not None
+        self.memory.append((time.monotonic(), self.rss()))
+        say(f"soak: {'killing' if self.options.restart == 'kill' else 'stopping'} the server mid-game")
+        self.restarting = True
+        self.restart_at = time.monotonic()
+        try:
+            await asyncio.to_thread(self.server.stop, self.options.restart)
+            self.restart_seconds = round(await asyncio.to_thread(self.server.start) + 0.0, 2)
+        finally:
+            await asyncio.sleep(3.0)  # the phones notice, and come back
+            self.restarting = False
+        self.memory.append((time.monotonic(), self.rss()))
+        say(f"soak: the server is back after {self.restart_seconds} s")
+
+    async def watch(self, started: float, say: Any) -> None:
+        while True:
+            await asyncio.sleep(5)
+            self.memory.append((time.monotonic(), self.rss()))
+            games = sum(len(t.scores) for t in self.tables)
+            say(f"soak: {time.monotonic() - started:5.0f} s, {games} games, {self.errors} errors, "
+                f"server {self.memory[-1][1] / 1024:.0f} MiB")
+
+    def rss(self) -> int:
+        pid = self.server.pid if self.server is not None else None
+        return (proc.rss_kib(pid) or 0) if pid else 0
+
+    async def close(self) -> None:
+        for table in self.tables:
+            for phone in table.phones:
+                if phone.ws is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(phone.ws.close(), 2)
+        for task in list(self._tasks):
+            task.cancel()
+
+    # --- the checks ----------------------------------------------------------------------------
+
+    def verify(self) -> dict[str, int]:
+        """Every finished game against its record, every table against its log; returns the tallies."""
+        target = self.target
+        views = asyncio.run(spectate(target, [t.code for t in self.tables], base=ADDRESS_BASE + 40))
+        games = lost = wrong = checked = 0
+        for table in self.tables:
+            view = views.get(table.code)
+            if view is None:
+                self.error("no-table", f"table {table.code} is gone")
+                continue
+            for number in view.get("results", []):
+                status, record = target.json(f"/api/tables/{table.code}/games/{number}", source=table.address)
+                if status != 200:
+                    self.error("no-record", f"{table.code} game {number}: HTTP {status}")
+                    continue
+                games += 1
+                problems, missing = record_problems(record, table.scores.get(number))
+                lost += missing
+                for problem in problems:
+                    self.error("record", f"{table.code} game {number}: {problem}")
+                held = moves_by_decision(record)
+                for phone in table.phones:
+                    seat = phone.seats.get(number)
+                    for (game, cave, path), move in phone.taken.items():
+                        if game != number:
+                            continue
+                        checked += 1
+                        if seat is None or held.get(seat, {}).get((cave, path)) != move:
+                            wrong += 1
+                            self.error("wrong-move", f"{table.code} game {number}: {phone.name} chose {move} at "
+                                                     f"cave {cave}, card {path}; the record says otherwise")
+        if self.server is not None:
+            for code in unlike_their_logs(target, self.server.data / "gemtable.sqlite3", views):
+                self.error("log", f"{code}: the table the server shows is not the table its log rebuilds")
+            log = self.server.log.read_text("utf-8", "replace")
+            for line in log_problems(log):
+                self.error("server-log", line)
+            lapsed = log.count(" lost table ")  # one process, one data folder: it can only lose them to itself
+            if lapsed:
+                self.error("lease-lost", f"the server lost its own lease on a table {lapsed} times")
+        return {"games": games, "lost_gems": lost, "wrong_moves": wrong, "choices_checked": checked}
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+
+def run_soak(options: SoakOptions, url: str | None = None, say: Any = None) -> dict[str, Any]:
+    """Run a soak (see the module documentation); returns the report that ``--json`` prints."""
+    say = say or (lambda text: None)
+    raise_fd_limit(options.tables * options.players[1] * 3 + 1024)
+    server = None if url else SoakServer(options.message_rate, options.keep)
+    try:
+        if server is not None:
+            server.start()
+            target = Target("127.0.0.1", server.port)
+        else:
+            target = Target.parse(url or "")
+        soak = Soak(options, target, server)
+        started = time.monotonic()
+        asyncio.run(soak.run(say))
+        seconds = time.monotonic() - started
+        say("soak: checking every game against its record and every table against its log")
+        tallies = soak.verify()
+        cpu = server.cpu() if server is not None else None
+        return report(soak, tallies, seconds, cpu, server)
+    finally:
+        if server is not None:
+            server.clean()
+
+
+def report(soak: Soak, tallies: dict[str, int], seconds: float, cpu: float | None,
+           server: SoakServer | None) -> dict[str, Any]:
+    from gemtable.bench.load import summary_ms
+
+    memory = [kib for _, kib in soak.memory if kib]
+    after = [kib for at, kib in soak.memory if kib and soak.restart_at is not None and at > soak.restart_at]
+    span = [(at, kib) for at, kib in soak.memory if kib and (soak.restart_at is None or at > soak.restart_at)]
+    growth = None
+    if len(span) >= 3 and span[-1][0] - span[1][0] > 1:
+        growth = round((span[-1][1] - span[1][1]) / 1024 / ((span[-1][0] - span[1][0]) / 60), 2)
+    return {
+        **tallies,
+        "errors": soak.errors,
+        "error_codes": soak.error_codes,
+        "refusals_expected": soak.benign,
+        "tables": len(soak.tables),
+        "phones": sum(len(t.phones) for t in soak.tables),
+        "seconds": round(seconds, 1),
+        "messages": soak.messages,
+        "frames": soak.frames,
+        "drops": soak.drops,
+        "reconnects": soak.reconnects,
+        "restart": soak.options.restart if server is not None else "none",
+        "restart_seconds": soak.restart_seconds,
+        "latency_ms": summary_ms(soak.latency),
+        "memory_mb": {
+            "start": _mb(memory[0] if memory else None),
+            "end": _mb(memory[-1] if memory else None),
+            "max": _mb(max(memory) if memory else None),
+            "after_restart": _mb(after[0] if after else None),
+            "growth_per_minute": growth,
+            "samples": [[round(at - soak.memory[0][0]), _mb(kib)] for at, kib in soak.memory],
+        },
+        "server_cpu_percent": None if cpu is None else round(100 * cpu / seconds, 1),
+        "problems": soak.problems[:40],
+    }
+
+
+def _mb(kib: int | None) -> float | None:
+    return None if not kib else round(kib / 1024, 1)
+
+
+def raise_fd_limit(needed: int) -> None:
+    """Thousands of sockets, here and in the server (which inherits the limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY
+                                                        else min(needed, hard), hard))
+
+
+def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``gemtable bench soak`` (and ``gemtable bench fuzz``) to the sub-commands of ``gemtable bench``."""
+    from gemtable.bench.fuzz import add_arguments as add_fuzz
+
+    bench = kinds.add_parser(
+        "soak", help="hours of play in minutes: drops, a server restart, every game checked",
+        description="Tables of bot phones play game after game through real WebSockets against one server "
+        "process; phones drop and come back; the server is killed half way and started again; then every "
+        "finished game is replayed against its record.")
+    bench.add_argument("--minutes", type=float, default=1.0, help="how long the tables play (default 1)")
+    bench.add_argument("--tables", type=int, default=20, help="tables (default 20)")
+    bench.add_argument("--players", default="3-5", help="phones per table, a count or a range (default 3-5)")
+    bench.add_argument("--think", default="0.05-0.8", help="seconds a phone thinks, a range (default 0.05-0.8)")
+    bench.add_argument("--drop-every", type=float, default=45.0,
+                       help="seconds between two drops of one phone, on average (default 45; 0: never)")
+    bench.add_argument("--restart", choices=("kill", "term", "none"), default="kill",
+                       help="how the server is stopped half way: SIGKILL (default), SIGTERM, or not at all")
+    bench.add_argument("--message-rate", type=float, default=None,
+                       help="start the server with this per-connection message rate (default: production)")
+    bench.add_argument("--check-fraction", type=float, default=None,
+                       help="share of the states whose invariants are checked (default 1, or 0.2 beyond 100 tables)")
+    bench.add_argument("--url", default=None, help="soak a server already running on a loopback URL (no restart)")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--keep", action="store_true", help="keep the server's data folder and log")
+    bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.set_defaults(run=main)
+    add_fuzz(kinds)
+
+
+def _range(text: str, kind: type[float] | type[int]) -> tuple[Any, Any]:
+    low, _, high = text.partition("-")
+    return kind(low), kind(high or low)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        players = _range(args.players, int)
+        think = _range(args.think, float)
+        if not 2 <= players[0] <= players[1] <= 8 or args.tables < 1 or args.minutes <= 0:
+            raise ValueError("--players 2 to 8, --tables at least 1, --minutes above 0")
+        if args.url:
+            Target.parse(args.url)
+    except ValueError as exc:
+        print(f"gemtable bench soak: {exc}", file=sys.stderr)
+        return 2
+    options = SoakOptions(minutes=args.minutes, tables=args.tables, players=players, think=think,
+                          drop_every=args.drop_every, restart="none" if args.url else args.restart,
+                          message_rate=args.message_rate, check_fraction=args.check_fraction, seed=args.seed,
+                          keep=args.keep)
+    say = (lambda text: print(text, file=sys.stderr, flush=True)) if not args.json or sys.stderr.isatty() else None
+    result = run_soak(options, args.url, say)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        memory, latency = result["memory_mb"], result["latency_ms"]
+        print(f"{result['games']} games at {result['tables']} tables ({result['phones']} phones) in "
+              f"{result['seconds']} s: {result['errors']} errors, {result['lost_gems']} gems lost, "
+              f"{result['wrong_moves']} wrong moves; {result['drops']} drops, {result['reconnects']} reconnects, "
+              f"restart ({result['restart']}) {result['restart_seconds']} s; latency p50 {latency['p50']} ms, "
+              f"p99 {latency['p99']} ms; server memory {memory['start']} -> {memory['end']} MiB "
+              f"(max {memory['max']})")
+        for problem in result["problems"][:20]:
+            print(f"  - {problem}")
+    ok = result["errors"] == 0 and result["lost_gems"] == 0 and result["games"] > 0
+    return 0 if ok else 1
+

@@ -1,0 +1,103 @@
+"""Servers for the security tests: production limits, scripted decks, or limits tuned down to test them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.harness import ServerProcess
+
+TUNED = Path(__file__).with_name("serve_tuned.py")
+
+
+class TunedServer(ServerProcess):
+    """``gemtable serve`` with some :class:`~gemtable.server.limits.Limits` changed (say, a 2 s hello timeout),
+    so that a limit can be reached in a test; everything else is the production server."""
+
+    def __init__(self, data: Path, limits: dict[str, Any], extra: list[str] | None = None) -> None:
+        super().__init__(data, extra=[] if extra is None else extra)
+        self.limits = limits
+
+    def start(self) -> TunedServer:
+        self.data.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, str(TUNED), json.dumps(self.limits), "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--data", str(self.data), "--no-qr", *self.extra]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """As in tests/server: scripted decks allowed, the per-connection message rate lifted."""
+    proc = ServerProcess(tmp_path / "data").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+def production(tmp_path: Path) -> Iterator[ServerProcess]:
+    """The server as a party runs it: default limits, no scripted decks."""
+    proc = ServerProcess(tmp_path / "data", extra=[]).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+def scripted(tmp_path: Path) -> Iterator[ServerProcess]:
+    """Default limits, scripted decks allowed."""
+    proc = ServerProcess(tmp_path / "data", extra=["--allow-scripts"]).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+def tuned(tmp_path: Path) -> Iterator[Callable[..., TunedServer]]:
+    started: list[TunedServer] = []
+
+    def start(extra: list[str] | None = None, **limits: Any) -> TunedServer:
+        server = TunedServer(tmp_path / f"data{len(started)}", limits, extra).start()
+        started.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+
+
+def clean_log(server: ServerProcess) -> str:
+    """The server's log, after checking it holds no traceback and no error line."""
+    from gemtable.bench.fuzz import log_problems
+
+    text = server.log.read_text("utf-8", "replace")
+    assert not log_problems(text), log_problems(text)
+    return text
+

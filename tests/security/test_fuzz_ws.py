@@ -1,0 +1,53 @@
+"""The WebSocket protocol, fuzzed with Hypothesis against a live production server, honest players beside.
+
+The engine is ``gemtable.bench.fuzz`` (``gemtable bench fuzz --messages N`` runs it at any size); here it
+runs at a size fit for CI: ``GEMTABLE_FUZZ_MESSAGES`` messages (3000 by default) from a few hundred
+hostile phones, while two tables of three honest players each finish their games.  See the module
+documentation of ``gemtable.bench.fuzz`` for everything that is checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+
+import websockets
+
+from gemtable.bench.fuzz import FuzzOptions, Target, run_fuzz
+from tests.security.conftest import TunedServer, clean_log
+from tests.server.harness import ServerProcess
+
+MESSAGES = int(os.environ.get("GEMTABLE_FUZZ_MESSAGES", "3000"))
+
+
+def test_hostile_phones_break_nothing_and_honest_players_play_on(production: ServerProcess) -> None:
+    assert production.proc is not None
+    proc = production.proc
+    report = run_fuzz(Target("127.0.0.1", production.port), FuzzOptions(messages=MESSAGES, seed=1),
+                      data=production.data, log=production.log, alive=lambda: proc.poll() is None)
+    print(f"\nfuzz: {report.messages} messages from {report.phones} phones in {report.seconds} s, "
+          f"{report.frames_received} frames back; closes {report.closes}; {report.honest_games} honest games; "
+          f"{report.games_checked} records replayed; errors sent {report.errors}")
+    assert report.problems == []
+    assert report.messages >= MESSAGES
+    assert report.honest_games >= 2 and report.games_checked >= 2 and report.lost_gems == 0
+    assert sum(report.errors.values()) > report.messages / 10  # it did reach the server's refusals
+
+
+def test_a_text_frame_that_is_not_utf8_closes_the_phone_with_one_quiet_line(
+        tuned: Callable[..., TunedServer]) -> None:
+    server = tuned()
+
+    async def scenario() -> int | None:
+        ws = await websockets.connect(server.ws)
+        await ws.send(b'{"type": "ping", "x": "\xff\xfe"}', text=True)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 5)
+        return ws.close_code
+
+    for _ in range(3):
+        assert asyncio.run(scenario()) == 1007  # RFC 6455: invalid payload data
+    log = clean_log(server)  # no traceback: uvicorn's is turned into one line
+    assert log.count("not UTF-8") == 3

@@ -1,0 +1,349 @@
+"""Secrecy, checked on the wire: every frame every phone, the spectator and the TV receive during whole games.
+
+The method is differential: the same game is played twice, differing only in a secret — the order of
+cards not yet turned, or what someone chose — and every recipient's frames are compared.  Up to the
+moment the secret is revealed they must be identical (apart from the recipient's own choice, and the
+things that differ between any two tables: the code, the tokens, the clock).  Every frame is also
+checked on its own (``view_problems``): nobody's chest but one's own before the end, ``chosen`` a bool,
+``me.choice`` only one's own; and every seat token appears in exactly one frame, the ``welcome`` to the
+phone that joined.
+
+Why the reveal's timing cannot depend on what was chosen: a reveal happens in exactly two ways —
+``Table._settle`` when no one who could still choose is undecided (it looks at *whether* each seat has
+a pending choice, never at the choice), or ``Table.tick`` at the deadline (a time fixed when the
+decision opened).  Each command is answered by at most one broadcast, sent after it is persisted,
+whatever it contained.  The tests below show both paths from the wire: with a long clock the reveal
+is the very next frame after the last choice, whichever it was; with a silent player it comes at the
+deadline, whatever the others chose.  (One thing *is* visible, by design: that someone changed their
+mind — a changed choice is a new event, and everyone's ``chosen`` flags are sent again, unchanged.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import Any
+
+from gemtable.bench.fuzz import normal_view, rebuilt_views, view_problems
+from gemtable.client import Client
+from tests.security.conftest import clean_log
+from tests.server.harness import ServerProcess
+from tests.server.test_game_flow import run
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+REST = [["4", "snakes", "snakes"]] * 4
+# Two decks that differ only in the order of cards not yet turned: the 3rd card of the first cave.
+DECK_A = [["5", "7", "11", "spiders", "13", "spiders"], *REST]
+DECK_B = [["5", "7", "spiders", "11", "13", "spiders"], *REST]
+
+
+class Room:
+    """A table with four players, a spectator and a TV, driven one step at a time: after every step, every
+    recipient has received everything that step caused, so two rooms driven alike get frames in the same order."""
+
+    def __init__(self, server: ServerProcess, script: list[list[str]], seconds: float = 60, **options: Any) -> None:
+        self.server = server
+        self.script = script
+        self.seconds = seconds
+        self.options = options
+        self.players: list[Client] = []
+        self.code = ""
+
+    async def open(self) -> Room:
+        self.code = self.server.create_table(script=self.script, seconds=self.seconds, pause=0.5,
+                                             options={"show_odds": True, **self.options})
+        self.spectator = await Client.open(self.server.ws)
+        await self.spectator.hello(self.code)
+        self.tv = await Client.open(self.server.ws)
+        await self.tv.hello(self.code, tv=True)
+        for name in NAMES:
+            client = await Client.open(self.server.ws)
+            self.players.append(client)
+            await client.join(self.code, name)
+            await self.settle(client)
+        return self
+
+    @property
+    def everyone(self) -> list[Client]:
+        return [*self.players, self.spectator, self.tv]
+
+    async def settle(self, actor: Client | None = None) -> None:
+        """Wait until the actor's last message has been handled, then until everyone has what it caused
+        (a pong comes after everything queued for that phone before it)."""
+        if actor is not None:
+            await ping(actor)
+        await asyncio.gather(*(ping(c) for c in self.everyone if c is not actor))
+
+    async def act(self, who: int, message: dict[str, Any]) -> None:
+        await self.players[who].send(message)
+        await self.settle(self.players[who])
+
+    async def start(self) -> None:
+        await self.act(0, {"type": "start"})
+        await self.wait_all(lambda s: s["phase"] == "playing")
+
+    async def choose(self, who: int, move: str) -> None:
+        await self.act(who, {"type": "choose", "move": move})
+
+    async def wait_all(self, test: Any) -> None:
+        await asyncio.gather(*(c.until(test) for c in self.everyone))
+        await self.settle()
+
+    def frames(self, client: Client) -> list[dict[str, Any]]:
+        """Everything this recipient got, but pongs, with what differs between any two tables made equal."""
+        text = "\n".join(f for f in client.frames if json.loads(f)["type"] != "pong")
+        for i, player in enumerate(self.players):
+            text = text.replace(player.token or "?", f"TOKEN-{i}")
+        text = text.replace(f'"{self.code}"', '"CODE"')
+        out = []
+        for line in text.split("\n"):
+            frame = json.loads(line)
+            if frame["type"] == "state":
+                frame["table"].pop("remaining_ms")  # the clock: the only thing that may differ
+            out.append(frame)
+        return out
+
+    async def close(self) -> None:
+        """Close every phone, keeping only what they received until then (leaving changes the table too)."""
+        for client in self.everyone:
+            del client.frames[len(client.frames):]
+        ends = [len(c.frames) for c in self.everyone]
+        for client in self.everyone:
+            await client.close()
+        for client, end in zip(self.everyone, ends, strict=True):
+            del client.frames[end:]
+
+
+async def ping(client: Client) -> None:
+    pongs = sum(1 for f in client.frames if '"pong"' in f)
+    await client.send({"type": "ping"})
+    await client._wait(lambda: sum(1 for f in client.frames if '"pong"' in f) > pongs, 10)
+
+
+def path_length(frame: dict[str, Any]) -> int:
+    state = frame.get("table", {}).get("state") if frame["type"] == "state" else None
+    return len(state["path"]) if state and state["cave"] == 1 else 0
+
+
+def until_path(frames: list[dict[str, Any]], length: int) -> list[dict[str, Any]]:
+    """The frames before the first that shows ``length`` cards on the first cave's path."""
+    for i, frame in enumerate(frames):
+        if path_length(frame) >= length:
+            return frames[:i]
+    raise AssertionError(f"no frame shows {length} cards")
+
+
+def without_own_choice(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = json.loads(json.dumps(frames))
+    for frame in out:
+        if frame["type"] == "state" and frame["table"]["me"] is not None:
+            frame["table"]["me"]["choice"] = None
+    return out
+
+
+def check_every_frame(room: Room) -> None:
+    """Every frame on its own: the invariants, and every token in exactly one frame, its owner's welcome."""
+    tokens = {player.token: player for player in room.players}
+    for client in room.everyone:
+        for raw in client.frames:
+            frame = json.loads(raw)
+            if frame["type"] == "state":
+                assert not view_problems(frame["table"]), view_problems(frame["table"])
+            for token, owner in tokens.items():
+                if token and token in raw:
+                    assert client is owner and frame["type"] == "welcome", "a token went to someone else"
+    for token, owner in tokens.items():
+        assert sum(token in raw for raw in owner.frames) == 1
+
+
+def played(scenario: Any) -> Any:
+    """Run a scenario, then close every phone it opened (in the same event loop)."""
+
+    async def whole() -> Any:
+        result = await scenario
+        for room in result if isinstance(result, tuple) else (result,):
+            if isinstance(room, Room):
+                await room.close()
+        return result
+
+    return run(whole())
+
+
+async def two_rooms(server: ServerProcess, first: list[list[str]], second: list[list[str]],
+                    **options: Any) -> tuple[Room, Room]:
+    rooms = (await Room(server, first, **options).open(), await Room(server, second, **options).open())
+    for room in rooms:
+        await room.start()
+    return rooms
+
+
+def test_the_order_of_unseen_cards_never_reaches_anyone(scripted: ServerProcess) -> None:
+    async def scenario() -> tuple[Room, Room]:
+        rooms = await two_rooms(scripted, DECK_A, DECK_B)
+        for room in rooms:
+            for card in (1, 2):  # everyone goes deeper twice; Ann hesitates, the same way in both rooms
+                await room.choose(0, "camp")
+                await room.choose(0, "deeper")
+                for who in (1, 2, 3):
+                    await room.choose(who, "deeper")
+                await room.wait_all(lambda s, card=card: s["state"]["path"] and len(s["state"]["path"]) > card)
+        return rooms
+
+    a, b = played(scenario())
+    for recipient_a, recipient_b in zip(a.everyone, b.everyone, strict=True):
+        frames_a, frames_b = a.frames(recipient_a), b.frames(recipient_b)
+        before_a, before_b = until_path(frames_a, 3), until_path(frames_b, 3)
+        assert len(before_a) > 10
+        assert before_a == before_b  # up to the third card, nothing differs: not a byte of the order
+        assert frames_a[len(before_a)] != frames_b[len(before_b)]  # and the test would have seen it
+    for room in (a, b):
+        check_every_frame(room)
+    clean_log(scripted)
+
+
+def test_nobody_learns_a_choice_before_the_reveal(scripted: ServerProcess) -> None:
+    # Same deck; every choice differs between the two rooms.  Ann, Bob and Cat change their mind once
+    # in both rooms (how often someone changes their mind is visible, by design; what they chose is not).
+    first = [("deeper", "camp"), ("camp", "deeper"), ("deeper", "camp"), ("deeper", "deeper")]
+    second = [("camp", "deeper"), ("deeper", "camp"), ("camp", "deeper"), ("camp", "camp")]
+
+    async def scenario() -> tuple[Room, Room]:
+        rooms = await two_rooms(scripted, DECK_A, DECK_A)
+        for room, plan in zip(rooms, (first, second), strict=True):
+            for who in (0, 1, 2):
+                await room.choose(who, plan[who][0])
+            for who in (0, 1, 2):
+                await room.choose(who, plan[who][1])
+            await room.choose(3, plan[3][1])  # the last choice: the reveal
+            await room.wait_all(lambda s: s["state"]["reveal"] is not None)
+        return rooms
+
+    a, b = played(scenario())
+    for i, (recipient_a, recipient_b) in enumerate(zip(a.everyone, b.everyone, strict=True)):
+        frames_a, frames_b = a.frames(recipient_a), b.frames(recipient_b)
+        before_a, before_b = until_path(frames_a, 2), until_path(frames_b, 2)
+        assert len(before_a) == len(before_b)  # the same frames, as many, in the same order
+        assert without_own_choice(before_a) == without_own_choice(before_b)
+        own = [f["table"]["me"]["choice"] for f in before_a if f["type"] == "state" and f["table"]["me"]]
+        if i < 3:  # a player's own pending choice, as they made it (Dan's last choice revealed at once)
+            shown = [c for c in own if c is not None]
+            assert [c for j, c in enumerate(shown) if j == 0 or c != shown[j - 1]] == list(first[i])
+        reveal_a, reveal_b = frames_a[len(before_a)]["table"], frames_b[len(before_b)]["table"]
+        assert reveal_a["state"]["reveal"] != reveal_b["state"]["reveal"]  # the reveal shows them, to all at once
+        if i >= 4:
+            assert {f["table"]["me"] for f in frames_a if f["type"] == "state"} == {None}
+    for room in (a, b):
+        check_every_frame(room)
+    clean_log(scripted)
+
+
+def test_the_reveal_is_the_next_frame_after_the_last_choice_whatever_it_was(scripted: ServerProcess) -> None:
+    async def scenario() -> tuple[Room, Room]:
+        rooms = await two_rooms(scripted, DECK_A, DECK_A)
+        for room, last in zip(rooms, ("deeper", "camp"), strict=True):
+            for who in (0, 1, 2):
+                await room.choose(who, "deeper")
+            for client in room.everyone:
+                client.frames.append(json.dumps({"type": "pong", "marker": True}))
+            await room.choose(3, last)
+        return rooms
+
+    a, b = played(scenario())
+    for room in (a, b):
+        for client in room.everyone:
+            mark = next(i for i, f in enumerate(client.frames) if '"marker"' in f)
+            after = [json.loads(f) for f in client.frames[mark + 1:] if '"pong"' not in f]
+            assert len(after) == 1, [(f["table"]["decision"], len(f["table"]["state"]["path"]),
+                                      f["table"]["state"]["reveal"], [p["chosen"] for p in f["table"]["people"]])
+                                     for f in after]  # exactly one frame: the reveal, triggered by the last choice
+            assert len(after[0]["table"]["state"]["path"]) == 2 or after[0]["table"]["state"]["reveal"]["leavers"]
+
+
+def test_at_the_deadline_the_reveal_comes_on_time_whatever_was_chosen(scripted: ServerProcess) -> None:
+    """Dan says nothing; the others choose differently in the two rooms: the reveal comes at the deadline in both."""
+
+    async def room_with(moves: list[str]) -> tuple[float, int]:
+        room = await Room(scripted, DECK_A, seconds=1.5).open()
+        await room.start()
+        opened = time.monotonic()
+        seen = len(room.spectator.frames)
+        for who, move in enumerate(moves):
+            await room.choose(who, move)
+        await room.spectator.until(lambda s: s["state"]["reveal"] is not None, timeout=10)
+        revealed = time.monotonic() - opened
+        frames = [f for f in room.spectator.frames[seen:] if '"pong"' not in f]
+        await room.close()
+        return revealed, len(frames)
+
+    (t1, n1), (t2, n2) = run(room_with(["deeper", "deeper", "deeper"])), run(room_with(["camp", "camp", "deeper"]))
+    assert n1 == n2
+    assert 1.2 < t1 < 2.5 and 1.2 < t2 < 2.5
+    assert abs(t1 - t2) < 0.5
+
+
+def test_spectators_and_the_tv_see_exactly_the_public_view(scripted: ServerProcess) -> None:
+    async def scenario() -> Room:
+        room = await Room(scripted, [["5", "7", "spiders", "spiders"], *REST]).open()
+        await room.start()
+        while True:  # a whole game: Ann walks out at once, the others go on into the collapse
+            await room.settle()
+            state = room.spectator.state or {}
+            if state.get("phase") == "results":
+                return room
+            for who, player in enumerate(room.players):
+                me = (player.state or {}).get("me") or {}
+                if state.get("phase") == "playing" and me.get("moves") and me.get("choice") is None:
+                    await room.choose(who, "camp" if who == 0 else "deeper")
+            await asyncio.sleep(0.05)
+
+    room = played(scenario())
+    spectator = [f for f in room.frames(room.spectator) if f["type"] == "state"]
+    tv = [f for f in room.frames(room.tv) if f["type"] == "state"]
+    assert spectator == tv  # the TV is a spectator
+    assert all(f["table"]["me"] is None for f in spectator)
+    assert all(f["table"]["state"] is None or f["table"]["state"]["seat"] is None for f in spectator)
+    public = {json.dumps(f["table"], sort_keys=True) for f in spectator}
+    for player in room.players:
+        for frame in room.frames(player):
+            if frame["type"] == "state" and frame["table"]["decision"] > 0:
+                assert json.dumps(public_part(frame["table"]), sort_keys=True) in public
+    final = normal_view(room.spectator.state or {})
+    assert final["state"]["scores"] is not None
+    assert rebuilt_views(scripted.data / "gemtable.sqlite3", [room.code])[room.code] == final
+    check_every_frame(room)
+
+
+def public_part(view: dict[str, Any]) -> dict[str, Any]:
+    """A player's view with what is theirs alone taken out: what a spectator must see at that moment."""
+    out = json.loads(json.dumps(view))
+    out["me"] = None
+    game = out["state"]
+    if game is not None:
+        game["seat"] = None
+        if game["phase"] != "over":
+            for player in game["players"]:
+                player["chest"] = player["chest_by_cave"] = None
+    return out
+
+
+def test_the_log_holds_no_token_and_no_choice(scripted: ServerProcess) -> None:
+    async def scenario() -> list[str]:
+        room = await Room(scripted, DECK_A).open()
+        await room.start()
+        for who, move in enumerate(["deeper", "camp", "camp", "deeper"]):
+            await room.choose(who, move)
+        await room.wait_all(lambda s: s["state"]["reveal"] is not None)
+        forger = await Client.open(scripted.ws)
+        await forger.send({"type": "hello", "code": room.code, "token": "forged-" + (room.players[0].token or "")})
+        await forger.error()
+        tokens = [p.token or "" for p in room.players]
+        await room.close()
+        return tokens
+
+    tokens = run(scenario())
+    log = clean_log(scripted).replace(str(scripted.data), "DATA")  # (this test's name holds "token")
+    for token in tokens:
+        assert token and token not in log
+    assert not re.search(r"deeper|camp|token", log, re.IGNORECASE), log[-2000:]
