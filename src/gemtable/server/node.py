@@ -149,7 +149,8 @@ class Node:
         owned = await self.store.acquire(code, self.id, self.lease_ttl)
         events = await self.store.load(code)
         table = Table.rebuild(events, self.clock())
-        local = Local(table, saved=len(events), owned=owned, records_saved=set(table.records))
+        local = Local(table, saved=len(events), owned=owned)
+        await self._settle_records(local)
         await self._subscribe(local)
         self.tables[code] = local
         await self._renew_if_due()
@@ -235,11 +236,14 @@ class Node:
                 await self._reload(local)
                 raise TableError("server-error", "the server could not save that; please try again") from None
             local.saved += len(events)
-        for number, record in table.records.items():
-            if number not in local.records_saved:
-                with contextlib.suppress(Exception):
-                    await self.store.save_record(table.code, number, record)
-                    local.records_saved.add(number)
+        for number, record in list(table.records.items()):
+            if number in local.records_saved:
+                del table.records[number]
+                continue
+            with contextlib.suppress(Exception):
+                await self.store.save_record(table.code, number, record)
+                local.records_saved.add(number)
+                del table.records[number]  # saved: memory must not grow with every game played
         return events
 
     async def _reload(self, local: Local) -> None:
@@ -249,6 +253,16 @@ class Node:
         local.table = Table.rebuild(events, self.clock())
         local.table.runtime.connected = set(runtime.connected)
         local.saved = len(events)
+        await self._settle_records(local)
+
+    async def _settle_records(self, local: Local) -> None:
+        """A table rebuilt from its log has the records of all its finished games: save the ones a node
+        that died at the wrong moment did not, and forget them all."""
+        for number, record in list(local.table.records.items()):
+            if local.owned and await self.store.record(local.code, number) is None:
+                await self.store.save_record(local.code, number, record)
+            local.records_saved.add(number)
+        local.table.records.clear()
 
     def _schedule(self, local: Local) -> None:
         if local.timer is not None:
@@ -344,6 +358,7 @@ class Node:
             for event in events[local.saved + 1 - seq:]:
                 local.table.apply(event)
                 local.saved += 1
+            local.table.records.clear()  # the owner saves them
             local.table.runtime.connected = set(message.get("connected", []))
             self.deliver(local, True, None)
 
@@ -391,8 +406,8 @@ class Node:
 
     async def _promote(self, local: Local) -> None:
         async with local.lock:
-            await self._reload(local)
             local.owned = True
+            await self._reload(local)
             local.table.runtime.since = {pid: self.clock() for pid in local.table.people}
             for pid in local.people:
                 local.table.runtime.connected.add(pid)
@@ -473,6 +488,7 @@ class Node:
                 for event in await self.store.load(local.code, local.saved + 1):
                     local.table.apply(event)
                     local.saved += 1
+                local.table.records.clear()  # the owner saves them
             self.deliver(local, True, None)
 
     def _spawn(self, work: Awaitable[Any]) -> None:

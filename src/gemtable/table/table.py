@@ -117,6 +117,10 @@ class Table:
         self.opened_at = created_at
         """When the current decision (or pause) began."""
         self.records: dict[int, JSON] = {}
+        """Records of finished games not yet handed to storage (the server saves each, then forgets it,
+        so that a table's memory does not grow with every game played at it)."""
+        self.finished: list[int] = []
+        """Numbers of the finished games at this table."""
         self.decision = 0
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
         self.events = 0
@@ -664,6 +668,7 @@ class Table:
             self.phase = RESULTS
             self.deadline = None
             self.records[self.game_number] = self.game_record()
+            self.finished.append(self.game_number)
             for person in self.people.values():
                 if person.has_chair and person.status in (Status.WAITING,):
                     person.status = Status.SEATED

@@ -60,7 +60,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
             "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
         },
         "state": None if game is None else game.view(seat).to_json(),
-        "results": sorted(table.records),
+        "results": list(table.finished),
     }
 
 
