@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gemtable.bench import server as server_bench
-from gemtable.games import GameError, GameRecord, find_game, replay
+from gemtable.games import GameError, GameRecord, default_game, find_manifest, game_names, replay
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=_serve)
 
     sim = commands.add_parser("simulate", help="a tournament between bots")
-    sim.add_argument("game", nargs="?", default="expedition", help="expedition (default) or booty")
+    sim.add_argument("game", nargs="?", default=None, help=f"one of: {', '.join(game_names())} (default: the first)")
     sim.add_argument("--bots", default=None, help="comma-separated bot names (default: every bot)")
     sim.add_argument("--games", type=int, default=2000)
     sim.add_argument("--players", default="2-8", help="a count or a range such as 3-6")
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(metavar="KIND")
-    eng = kinds.add_parser("engine", help="whole expedition games per second, one core")
+    eng = kinds.add_parser("engine", help="whole games of the default game per second, one core")
     eng.add_argument("--seconds", type=float, default=3.0)
     eng.add_argument("--players", type=int, default=5)
     eng.add_argument("--json", action="store_true")
@@ -98,11 +99,12 @@ def _simulate(args: argparse.Namespace) -> int:
     from gemtable.bots import bot_names
     from gemtable.simulate import Tournament, check_bots, run
 
-    game = find_game(args.game)
-    if game.name == "booty":
-        from gemtable.games.booty.report import print_report
-
-        return print_report(args)
+    manifest = find_manifest(args.game or default_game())
+    game = manifest.game
+    if manifest.report:
+        module, _, function = manifest.report.partition(":")
+        report: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
+        return report(args)
     bots = tuple(args.bots.split(",")) if args.bots else tuple(bot_names(game.name))
     check_bots(game.name, bots)
     low, high = _players(args.players)

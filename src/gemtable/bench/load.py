@@ -40,6 +40,7 @@ import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from gemtable.games import default_game
 from gemtable.server.limits import Limits
 
 HUMAN, INSTANT = "human", "instant"
@@ -441,7 +442,7 @@ class Load:
         gc.freeze()
 
     async def _create_tables(self) -> None:
-        body = json.dumps({"game": "expedition", "seconds": DECISION_SECONDS, "pause": self.pause})
+        body = json.dumps({"game": default_game(), "seconds": DECISION_SECONDS, "pause": self.pause})
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)
             conn = http.client.HTTPConnection(target.host, target.port, timeout=30, source_address=(address, 0))

@@ -116,7 +116,7 @@ class Options:
         if not 1 <= self.tables <= 20_000:
             raise ValueError("--tables must be from 1 to 20000")
         if not 2 <= self.players <= 8:
-            raise ValueError("--players must be from 2 to 8 (the chairs of an expedition table)")
+            raise ValueError("--players must be from 2 to 8 (the chairs of a table)")
         if self.seconds <= 0 or self.warmup < 0:
             raise ValueError("--seconds must be positive and --warmup not negative")
         if not 0.5 <= self.pause <= 60:

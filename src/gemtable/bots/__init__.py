@@ -3,6 +3,10 @@
 A bot sees exactly what its seat's view shows (``state.view(seat)``), the legal
 moves, and a random generator of its own; nothing else.  Bots are found by game
 and name in one registry, so the table and the simulator never branch on either.
+
+The games' registry is the one name table: each game's manifest names the module
+holding its bots (``Manifest.bots``), whose ``register()`` registers them here the
+first time the game's bots are asked for.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from gemtable.games import GameError, Move
+from gemtable.games import GameError, Move, find_manifest
 
 
 class Bot(Protocol):
@@ -28,9 +32,7 @@ class Bot(Protocol):
 BotFactory = Callable[[], Bot]
 BOTS: dict[str, dict[str, BotFactory]] = {}
 
-BUILTIN: dict[str, str] = {"expedition": "gemtable.bots.expedition", "booty": "gemtable.bots.booty"}
-"""Modules holding the built-in bots of each game, imported when first needed.
-Each has a ``register()`` that registers its bots."""
+_loaded: set[str] = set()
 
 
 def register_bot(game: str, name: str, factory: BotFactory) -> None:
@@ -53,6 +55,12 @@ def make_bot(game: str, name: str) -> Bot:
 
 
 def _load_builtin(game: str) -> None:
-    if game in BOTS or game not in BUILTIN:
+    """Import the bots that ``game``'s manifest names, once; nothing for a game nobody registered."""
+    if game in _loaded:
         return
-    importlib.import_module(BUILTIN[game]).register()
+    try:
+        module = find_manifest(game).bots
+    except GameError:
+        return
+    _loaded.add(game)
+    importlib.import_module(module).register()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gemtable.bus import Bus
-from gemtable.games import GameError, find_game
+from gemtable.games import GameError, default_game, find_manifest
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.limits import AddressLimiter, Limits
@@ -93,12 +93,13 @@ class Hub:
         if not isinstance(data, dict):
             raise TableError("bad-request", "send the table's settings as a JSON object")
         try:
-            game = find_game(str(data.get("game", "expedition")))
-            preset = str(data.get("preset") or game.presets()[0])
+            manifest = find_manifest(str(data.get("game") or default_game()))
+            game = manifest.game
             options = data.get("options") or {}
             if not isinstance(options, dict):
                 raise TableError("bad-request", "options must be an object")
-            rules = game.rules_json(preset, options)
+            preset = manifest.preset(str(data["preset"]) if data.get("preset") else None).name
+            rules = manifest.rules_json(preset, options)
             seconds = _number(data.get("seconds", 10), "seconds", 1, 120)
             pause = _number(data.get("pause", 6), "pause", 0.5, 60)
             script = data.get("script")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gemtable.bots import bot_names, make_bot
-from gemtable.games import GameError, GameState, find_game
+from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON
 from gemtable.table.people import Person, Status
 
@@ -103,7 +103,8 @@ class Table:
     def __init__(self, code: str, settings: Settings, created_at: float) -> None:
         self.code = code
         self.settings = settings
-        self.kind = find_game(settings.game)
+        self.manifest = find_manifest(settings.game)
+        self.kind = self.manifest.game
         self.created_at = created_at
         self.people: dict[int, Person] = {}
         self.host: int | None = None
@@ -263,7 +264,7 @@ class Table:
         """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
         try:
             trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
-            per_chair = self.kind.seats_per_game == self.kind.max_seats
+            per_chair = self.manifest.seats_belong_to_chairs
             chairs = sorted(p.chair for p in ready if p.chair is not None)
             trial.start_round(chairs if per_chair else list(range(len(ready))))
         except GameError as exc:
@@ -288,7 +289,7 @@ class Table:
             raise TableError("not-your-turn", "it is not your turn to choose")
         if not isinstance(move, str) or move not in game.legal_moves(seat):
             raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
-        if game.simultaneous:
+        if self.manifest.simultaneous:
             if self.pending.get(seat) != move:
                 self.emit("chose", now, seat=seat, move=move)
             self._settle(now)
@@ -316,10 +317,10 @@ class Table:
             for seat in game.to_act():
                 person = self.person_at_seat(seat)
                 if person is not None and person.is_bot and seat not in self.pending:
-                    times.append(self.opened_at + (0.0 if game.simultaneous else BOT_DELAY))
-            if game.simultaneous and self._bots_only():
+                    times.append(self.opened_at + (0.0 if self.manifest.simultaneous else BOT_DELAY))
+            if self.manifest.simultaneous and self._bots_only():
                 times.append(self.opened_at + BOT_DELAY)
-            if game.simultaneous:
+            if self.manifest.simultaneous:
                 # A disconnected player stops holding the reveal up when the grace ends; once the
                 # clock has been past that, there is nothing more to do for them.
                 rt = self.runtime
@@ -331,7 +332,7 @@ class Table:
                     and p.seat not in self.pending
                     and (rt.ticked is None or rt.since[p.id] + GRACE > rt.ticked)
                 )
-            if not game.simultaneous and self.deadline is None:
+            if not self.manifest.simultaneous and self.deadline is None:
                 for seat in game.to_act():
                     gone = self._turn_gone_since(seat)
                     if gone is not None:
@@ -378,7 +379,7 @@ class Table:
         self._bots_move(game, now)
         if self.phase != PLAYING:
             return
-        if not game.simultaneous and self.deadline is None:
+        if not self.manifest.simultaneous and self.deadline is None:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None and now >= gone + TURN_GRACE:
@@ -386,7 +387,7 @@ class Table:
                     return
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
-            if game.simultaneous:
+            if self.manifest.simultaneous:
                 self._reveal(silent, now)
             elif silent:
                 self._play(silent, now)
@@ -398,12 +399,12 @@ class Table:
             person = self.person_at_seat(seat)
             if person is None or not person.is_bot or seat in self.pending:
                 continue
-            if not game.simultaneous and now < self.opened_at + BOT_DELAY:
+            if not self.manifest.simultaneous and now < self.opened_at + BOT_DELAY:
                 continue
             move = make_bot(self.kind.name, person.bot or "").choose(
                 game.view(seat), game.legal_moves(seat), self._bot_random(seat)
             )
-            if game.simultaneous:
+            if self.manifest.simultaneous:
                 self.emit("chose", now, seat=seat, move=move)
             else:
                 self._play({seat: move}, now)
@@ -417,7 +418,7 @@ class Table:
     def _settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
         game = self.game
-        if self.phase != PLAYING or game is None or not game.simultaneous:
+        if self.phase != PLAYING or game is None or not self.manifest.simultaneous:
             return
         undecided = [seat for seat in game.to_act() if seat not in self.pending]
         if not undecided:
@@ -455,7 +456,8 @@ class Table:
         game = self.game
         seat = person.seat
         deciding = self.phase == PLAYING and game is not None and seat is not None and seat in game.to_act()
-        if deciding and game is not None and seat is not None and game.simultaneous and seat not in self.pending:
+        simultaneous = self.manifest.simultaneous
+        if deciding and game is not None and seat is not None and simultaneous and seat not in self.pending:
             self.emit("chose", now, seat=seat, move=game.default_move(seat))
 
     def _begin_round(self, now: float) -> None:
@@ -500,7 +502,7 @@ class Table:
         assert game is not None
         used = {p.seat for p in self.people.values() if p.seat is not None}
         assign: dict[int, int] = {}
-        per_chair = self.kind.seats_per_game == self.kind.max_seats
+        per_chair = self.manifest.seats_belong_to_chairs
         for person in sorted(roster, key=lambda p: p.chair if p.chair is not None else 99):
             if person.seat is not None:
                 assign[person.id] = person.seat
@@ -582,7 +584,7 @@ class Table:
         game = self.game
         if not self.in_game() or game is None or game.needs_roster():
             return
-        if self.kind.seats_per_game != self.kind.max_seats or person.chair is None:
+        if not self.manifest.seats_belong_to_chairs or person.chair is None:
             return
         for other in self.people.values():
             if other.seat == person.chair:
@@ -677,7 +679,7 @@ class Table:
             self.deadline = at + self.settings.pause
         else:
             self.phase = PLAYING
-            timed = game.simultaneous or self.settings.turn_clock
+            timed = self.manifest.simultaneous or self.settings.turn_clock
             self.deadline = at + self.settings.seconds if timed else None
 
     def game_record(self) -> JSON:

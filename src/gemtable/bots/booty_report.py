@@ -4,8 +4,9 @@ Not part of the rules: it drives games with bots and counts.  Deterministic for 
 seed: every game seed and every bot's generator come from one
 ``random.Random(seed)``.
 
-Run it with ``gemtable simulate booty --games 2000 --seed 1 --bots random --json`` or
-``python -m gemtable.games.booty.report --games 2000 --seed 1 --bots random --json``.
+It lives next to the bots (the rules never import a bot); the game's manifest names it as its
+report, so ``gemtable simulate booty --games 2000 --seed 1 --bots random --json`` runs it, as does
+``python -m gemtable.bots.booty_report --games 2000 --seed 1 --bots random --json``.
 """
 
 from __future__ import annotations
