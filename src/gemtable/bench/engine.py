@@ -8,24 +8,26 @@ import statistics
 import time
 
 from gemtable.bots import make_bot
-from gemtable.games import find_game
+from gemtable.games import default_game, find_manifest
 from gemtable.games.api import JSON
-from gemtable.games.expedition import ExpeditionRules
 from gemtable.play import play_bots
+
+GAME = default_game()
+"""The game benchmarked: the default one (the first registered)."""
 
 
 def engine(seconds: float = 3.0, players: int = 5, bot: str = "cautious") -> JSON:
-    """Whole expedition games per second on one core, every seat played by ``bot``."""
-    rules = ExpeditionRules()
+    """Whole games per second on one core, every seat played by ``bot``."""
+    rules = find_manifest(GAME).rules_json(None, {})
     bots = [bot] * players
     for seed in range(50):  # warm up
-        play_bots("expedition", rules, bots, seed)
+        play_bots(GAME, rules, bots, seed)
     games = 0
     started = time.perf_counter()
     deadline = started + seconds
     while time.perf_counter() < deadline:
         for _ in range(200):
-            play_bots("expedition", rules, bots, games)
+            play_bots(GAME, rules, bots, games)
             games += 1
     elapsed = time.perf_counter() - started
     return {
@@ -41,13 +43,14 @@ def engine(seconds: float = 3.0, players: int = 5, bot: str = "cautious") -> JSO
 
 def decisions(bot: str = "montecarlo", players: int = 8, games: int = 20, seed: int = 1) -> JSON:
     """How long ``bot`` takes to decide, seat 0 of ``players``, the others cautious."""
-    game = find_game("expedition")
+    manifest = find_manifest(GAME)
+    game, rules = manifest.game, manifest.rules_json(None, {})
     times: list[float] = []
     rng = random.Random(seed)
     for index in range(games):
-        state = game.new(ExpeditionRules(), players, seed + index)
-        timed = make_bot("expedition", bot)
-        others = make_bot("expedition", "cautious")
+        state = game.new(rules, players, seed + index)
+        timed = make_bot(GAME, bot)
+        others = make_bot(GAME, "cautious")
         views = [state.view(seat) for seat in range(players)]
         while not state.is_over():
             if state.needs_roster():
