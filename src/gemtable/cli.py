@@ -141,9 +141,13 @@ def _replay(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         raise GameError(f"{args.file} is not JSON: {exc}") from exc
     record = GameRecord.from_json(data.get("record", data) if isinstance(data, dict) else data)
+    if record.scores is None or record.winners is None:
+        raise GameError(f"{args.file} holds no result (scores and winners) to check the replay against")
     state = replay(record)
+    if not state.is_over():
+        raise GameError(f"{args.file} records a result, but its {len(record.inputs)} inputs do not finish the game")
     scores, winners = state.scores(), state.winners()
-    matches = record.scores is None or (record.scores == scores and sorted(record.winners or []) == winners)
+    matches = record.scores == scores and sorted(record.winners) == winners
     outcome = {
         "game": record.game,
         "over": state.is_over(),
@@ -154,11 +158,10 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome))
     else:
-        print(f"{record.game}: {'finished' if state.is_over() else 'unfinished'} after {len(record.inputs)} inputs")
+        print(f"{record.game}: finished after {len(record.inputs)} inputs")
         for seat, score in enumerate(scores):
             print(f"  seat {seat}: {score}{'  (winner)' if seat in winners else ''}")
-        if record.scores is not None:
-            print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
+        print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
     return 0 if matches else 1
 
 
