@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 from collections.abc import Iterator
@@ -141,3 +142,45 @@ def test_no_game_is_named_in_code_outside_its_own_files_and_the_registry() -> No
 def test_the_registry_names_games_only_by_their_manifest_modules() -> None:
     for module in BUILTIN:
         assert module_file(module).name == "manifest.py"
+
+
+WEB = SRC / "web"
+
+
+def owned_web_files() -> set[Path]:
+    """The pages' files a game's manifest names as its own: its page and rules modules, styles, texts, assets."""
+    owned: set[Path] = set()
+    static = WEB / "static"
+    for manifest in manifests():
+        modules = [manifest.page, manifest.rules_page] if manifest.rules_page else [manifest.page]
+        owned |= {static / "js" / f"{module}.js" for module in modules}
+        owned |= {static / "css" / style for style in manifest.styles}
+        owned |= {path for stem in manifest.translations for path in (static / "i18n").glob(f"{stem}.*.json")}
+        owned |= {path for pattern in manifest.assets for path in static.glob(pattern)}
+    return owned
+
+
+def web_code(path: Path) -> str:
+    """What in a page's file could name a game: scripts without their comments, a shared translation file's
+    keys (its texts are prose), the rest whole."""
+    text = path.read_text("utf-8")
+    if path.suffix == ".js":
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
+        return re.sub(r"^\s*//.*$|\s//\s.*$", "", text, flags=re.MULTILINE)
+    if path.suffix == ".json" and path.parent.name == "i18n":
+        return "\n".join(json.loads(text))
+    return text
+
+
+def test_no_game_is_named_in_the_pages_outside_its_own_files() -> None:
+    names = [m.name for m in manifests() if m.bots.startswith("gemtable.")]
+    owned = owned_web_files()
+    assert len(owned) >= 10
+    found = []
+    for path in sorted(WEB.rglob("*")):
+        if path.suffix not in (".js", ".html", ".json", ".css", ".webmanifest") or path in owned:
+            continue
+        for number, line in enumerate(web_code(path).splitlines(), 1):
+            found += [f"{path.relative_to(WEB)}:{number}: {line.strip()}" for name in names
+                      if re.search(name, line, re.IGNORECASE)]
+    assert not found, "\n".join(found)

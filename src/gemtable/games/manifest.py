@@ -49,6 +49,8 @@ class Option:
     """For ``choice``: the values allowed (each shown with the label ``<label>.<value>``)."""
     hint: str | None = None
     """A translation key of a longer explanation, if any."""
+    offered: bool = True
+    """Whether the start page offers it; False for an option the presets set (the server takes it all the same)."""
 
     def __post_init__(self) -> None:
         self.check(self.default)
@@ -77,6 +79,7 @@ class Option:
             data["choices"] = list(self.choices)
         if self.hint:
             data["hint"] = self.hint
+        data["offered"] = self.offered
         return data
 
 
@@ -119,13 +122,15 @@ class Manifest:
     page: str
     """The page module under ``/static/js/`` (without ``.js``) that draws the game."""
     rules_page: str | None = None
-    """The page module under ``/static/js/`` that renders the rules page, if the game has one."""
+    """The module under ``/static/js/`` whose ``render(preset, query)`` builds ``/rules/<game>``, if any."""
     styles: tuple[str, ...] = ()
     """Style sheets under ``/static/css/``."""
     translations: tuple[str, ...] = ()
-    """Translation files under ``/static/i18n/``, each ``<stem>.<lang>.json``; keys are prefixed by the stem."""
+    """Translation files under ``/static/i18n/``, each ``<stem>.<lang>.json`` in every language, merged into
+    every page's dictionary (the game's title ``game.<name>``, its presets ``preset.<name>.<preset>``, its
+    options' labels)."""
     assets: tuple[str, ...] = ()
-    """Other files under ``/static/`` that belong to the game."""
+    """Other files under ``/static/`` that belong to the game (``*`` matches a language)."""
     report: str | None = None
     """``"module:function"`` printing the game's simulation report, or None for the generic tournament."""
 

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gemtable.bots import bot_names
 from gemtable.bus import Bus
-from gemtable.games import find_game, game_names
+from gemtable.games import manifests
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub, normal_code
@@ -111,16 +111,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         return JSONResponse(record)
 
     async def catalogue(request: Request) -> Response:
-        games = []
-        for name in game_names():
-            game = find_game(name)
-            games.append({
-                "name": name,
-                "title": game.title,
-                "presets": list(game.presets()),
-                "players": [game.min_seats, game.max_seats],
-                "bots": bot_names(name),
-            })
+        """Every game's manifest (see ``gemtable.games.manifest``) and its bots: the pages are built from these."""
+        games = [{**manifest.to_json(), "bots": bot_names(manifest.name)} for manifest in manifests()]
         return JSONResponse({"games": games, "protocol": p.VERSION})
 
     async def server_info(request: Request) -> Response:
@@ -194,6 +186,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         Route("/t/{code}", page("phone.html")),
         Route("/t/{code}/tv", page("tv.html")),
         Route("/t/{code}/results/{number}", page("results.html")),
+        Route("/rules", page("rules.html")),
         Route("/rules/{game}", page("rules.html")),
         Route("/manifest.webmanifest", page("manifest.webmanifest")),
         Route("/api/games", catalogue),

@@ -11,7 +11,7 @@ MANIFEST = Manifest(
     dynamics="turns",
     seats="chair",
     options=(
-        Option("scoring", "choice", EVERY_AREA, "opt.scoring", choices=MODES),
+        Option("scoring", "choice", EVERY_AREA, "opt.scoring", choices=MODES, offered=False),
         Option("touching", "choice", "scores", "opt.touching", choices=TOUCHING, hint="opt.touching_hint"),
         Option("tie", "choice", "share", "opt.tie", choices=TIES, hint="opt.tie_hint"),
     ),
@@ -22,9 +22,9 @@ MANIFEST = Manifest(
     clock=Clock((30, 45, 60, 90, 120), 60),
     bots="gemtable.bots.booty",
     page="booty",
-    rules_page="rules",
+    rules_page="booty-rules",
     styles=("booty.css",),
-    translations=("booty-rules",),
-    assets=("booty-tiles.json",),
+    translations=("booty",),
+    assets=("booty-tiles.json", "i18n/booty-rules.*.json", "js/booty-draw.js"),
     report="gemtable.bots.booty_report:print_report",
 )

@@ -13,9 +13,9 @@ MANIFEST = Manifest(
         Option("relics", "bool", True, "opt.relics"),
         Option("show_odds", "bool", True, "opt.show_odds"),
         Option("caves", "int", 5, "opt.caves", minimum=1, maximum=20),
-        Option("path_split", "choice", "pooled", "opt.path_split", choices=("pooled", "per_card")),
-        Option("collapse_removes", "int", 1, "opt.collapse_removes", minimum=0, maximum=2),
-        Option("gem_display", "choice", "gems", "opt.gem_display", choices=("gems", "rubies")),
+        Option("path_split", "choice", "pooled", "opt.path_split", choices=("pooled", "per_card"), offered=False),
+        Option("collapse_removes", "int", 1, "opt.collapse_removes", minimum=0, maximum=2, offered=False),
+        Option("gem_display", "choice", "gems", "opt.gem_display", choices=("gems", "rubies"), offered=False),
     ),
     presets=(
         Preset("table", "preset.expedition.table"),
@@ -28,8 +28,6 @@ MANIFEST = Manifest(
     clock=Clock((5, 8, 10, 15, 20, 30, 60), 10),
     bots="gemtable.bots.expedition",
     page="expedition",
-    rules_page="rules",
-    styles=(),
-    translations=(),
-    report=None,
+    rules_page="expedition-rules",
+    translations=("expedition",),
 )
