@@ -11,6 +11,7 @@ import pytest
 
 from gemtable.bus import MemoryBus
 from gemtable.games import default_game, find_manifest
+from gemtable.server import ops
 from gemtable.server.node import Moved, Node
 from gemtable.store import MemoryStore
 from gemtable.table import LOBBY, Settings, Table, TableError
@@ -43,7 +44,7 @@ def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies()
         assert theirs is not None and mine.owned and not theirs.owned
 
         # Forwarding: the follower's phone joins; the owner runs it and answers with the person's id.
-        ann = await follower.execute(theirs, {"op": "join", "name": "Ann", "token": "a"})
+        ann = await follower.execute(theirs, ops.Join(name="Ann", token="a"))
         assert isinstance(ann, int) and mine.table.people[ann].name == "Ann"
         await until(lambda: ann in theirs.table.people)  # the replica follows the published events
         assert theirs.saved == mine.saved
@@ -51,11 +52,11 @@ def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies()
         # A refusal comes back as the same error, and changes nothing on either node.
         before = mine.saved
         with pytest.raises(TableError) as refused:
-            await follower.execute(theirs, {"op": "add_bot", "person": ann, "bot": "no-such-bot"})
+            await follower.execute(theirs, ops.AddBot(person=ann, bot="no-such-bot"))
         assert refused.value.code == "unknown-bot"
         assert mine.saved == theirs.saved == before
 
-        bob = await owner.execute(mine, {"op": "join", "name": "Bob", "token": "b"})
+        bob = await owner.execute(mine, ops.Join(name="Bob", token="b"))
         await until(lambda: bob in theirs.table.people)
 
         # The owner dies: it stops renewing, its lease lapses on the shared clock, the follower takes over.
@@ -67,13 +68,13 @@ def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies()
         clock[0] += 10.0
         await follower.sweep()
         assert theirs.owned and theirs.table.phase == LOBBY
-        cat = await follower.execute(theirs, {"op": "join", "name": "Cat", "token": "c"})
+        cat = await follower.execute(theirs, ops.Join(name="Cat", token="c"))
         assert {p.name for p in theirs.table.people.values()} >= {"Ann", "Bob", "Cat"}
         assert [e for e in await store.load("TWON") if e.get("person") == cat]  # saved by the new owner
 
         # The old owner, back from the dead, is fenced: its next write is refused and it follows.
         with pytest.raises(Moved):
-            await owner.run(mine, {"op": "join", "name": "Dee", "token": "d"})
+            await owner.run(mine, ops.Join(name="Dee", token="d"))
         assert not mine.owned
         assert "Dee" not in {p.name for p in theirs.table.people.values()}
         await follower.stop()

@@ -58,12 +58,13 @@ from typing import Any, TypeVar
 import websockets
 
 from gemtable.games import GameError, GameRecord, default_game, find_game, replay
+from gemtable.server import protocol as wire
 
 # --- what must hold ------------------------------------------------------------------------------
 
 PHASES = {"lobby", "playing", "pause", "results"}
 STATUSES = {"seated", "waiting", "away", "watching", "gone"}
-SERVER_TYPES = {"welcome", "state", "error", "replaced", "pong"}
+SERVER_TYPES = {message.__struct_config__.tag for message in wire.ServerMessage.__args__}
 ERROR_CODES = {
     "bad-json", "bad-message", "unknown-type", "bad-version", "too-large", "binary", "slow-down", "no-table",
     "unknown-token", "spectator", "already-seated", "bad-name", "name-taken", "not-host", "not-your-turn",
@@ -859,7 +860,7 @@ class HonestPlay(threading.Thread):
                     continue
                 else:
                     started += 1
-                    self._sent(json.dumps({"type": "start"}))
+                    self._sent(wire.encode(wire.Start()).decode())
                     await client.start()
             if table.done and state["phase"] in ("lobby", "results"):
                 return
@@ -868,7 +869,7 @@ class HonestPlay(threading.Thread):
         game = state["state"]
         move = "camp" if len(game["path"]) >= player.camp_at else "deeper"
         player.intended[(state["game_number"], game["cave"], len(game["path"]))] = move
-        text = json.dumps({"type": "choose", "v": 1, "move": move, "decision": state["decision"]})
+        text = wire.encode(wire.Choose(move=move, decision=state["decision"])).decode()
         self._sent(text)
         await player.client.send_raw(text)
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from gemtable.bus import Bus
 from gemtable.games import GameError, default_game, find_manifest
+from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.limits import AddressLimiter, Limits
@@ -217,7 +218,7 @@ class Hub:
         if pid is not None and local.people.get(pid) is conn:
             del local.people[pid]
             with contextlib.suppress(TableError):
-                await self.node.execute(local, {"op": "disconnect", "person": pid})
+                await self.node.execute(local, ops.Disconnect(person=pid))
 
     async def _bind(self, conn: Conn, local: Local, pid: int | None) -> None:
         if conn.code is not None:
@@ -246,7 +247,7 @@ class Hub:
         if pid is None:
             self._deliver(local, False, conn)
         else:
-            await self.node.execute(local, {"op": "connect", "person": pid}, reply=conn)
+            await self.node.execute(local, ops.Connect(person=pid), reply=conn)
 
     async def _join(self, conn: Conn, message: p.Join) -> None:
         local = await self._find(conn, message.code)
@@ -255,7 +256,7 @@ class Hub:
         if not self.joins.allow(conn.address):
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
-        pid = await self.node.execute(local, {"op": "join", "name": message.name, "token": hash_token(token)})
+        pid = await self.node.execute(local, ops.Join(name=message.name, token=hash_token(token)))
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
         self._deliver(local, False, conn)
@@ -267,27 +268,31 @@ class Hub:
         pid = conn.person
         if pid is None:
             raise TableError("spectator", "you are looking on: join the table to play")
-        op: dict[str, Any] = {"person": pid}
-        if isinstance(message, p.Choose):
-            op.update(op="choose", move=message.move, decision=message.decision)
-        elif isinstance(message, p.Start):
-            op.update(op="start", seed=secrets.randbits(48))
-        elif isinstance(message, p.AddBot):
-            op.update(op="add_bot", bot=message.bot)
-        elif isinstance(message, p.RemoveBot):
-            op.update(op="remove_bot", chair=message.chair)
-        elif isinstance(message, p.Leave):
-            op.update(op="leave")
-        else:  # pragma: no cover - every message type is handled above
-            raise TableError("bad-message", "unknown command")
-        await self.node.execute(local, op, after=(lambda _: self._to_onlooker(conn, local))
-                                if op["op"] == "leave" else None)
+        command = _command(message, pid)
+        await self.node.execute(local, command, after=(lambda _: self._to_onlooker(conn, local))
+                                if isinstance(command, ops.Leave) else None)
 
     def _to_onlooker(self, conn: Conn, local: Local) -> None:
         if conn.person is not None and local.people.get(conn.person) is conn:
             del local.people[conn.person]
         conn.person = None
         local.onlookers.add(conn)
+
+
+def _command(message: p.ClientMessage, pid: int) -> ops.Command:
+    """The table command a phone's message asks for, typed from the wire to the table."""
+    match message:
+        case p.Choose(move=move, decision=decision):
+            return ops.Choose(person=pid, move=move, decision=decision)
+        case p.Start():
+            return ops.Start(person=pid, seed=secrets.randbits(48))
+        case p.AddBot(bot=bot):
+            return ops.AddBot(person=pid, bot=bot)
+        case p.RemoveBot(chair=chair):
+            return ops.RemoveBot(person=pid, chair=chair)
+        case p.Leave():
+            return ops.Leave(person=pid)
+    raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:

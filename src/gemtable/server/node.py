@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gemtable.bus import Bus, Handler, MemoryBus
+from gemtable.server import ops
 from gemtable.server.conn import Conn
-from gemtable.server.ops import Op, perform
+from gemtable.server.ops import Command, perform
 from gemtable.store import Conflict, LeaseLost, Store
 from gemtable.table import Table, TableError
 
@@ -157,22 +158,22 @@ class Node:
         if owned:
             log.info("node %s runs table %s (%d events)", self.id, code, len(events))
             await self._announce(local)
-            await self.run(local, {"op": "noop"})
+            await self.run(local, ops.Noop())
         return local
 
     # --- running a command -----------------------------------------------------------------
 
-    async def execute(self, local: Local, op: Op, reply: Conn | None = None,
+    async def execute(self, local: Local, command: Command, reply: Conn | None = None,
                       after: Callable[[Any], None] | None = None) -> Any:
-        """Carry out ``op`` where the table runs: here, or on its owner."""
+        """Carry out ``command`` where the table runs: here, or on its owner."""
         for _ in range(3):
             if local.owned:
                 try:
-                    return await self.run(local, op, reply, after)
+                    return await self.run(local, command, reply, after)
                 except Moved:
                     continue
             try:
-                result = await self._forward(local, op)
+                result = await self._forward(local, command)
             except TimeoutError:
                 if not local.owned:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
@@ -184,7 +185,7 @@ class Node:
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
-    async def run(self, local: Local, op: Op, reply: Conn | None = None,
+    async def run(self, local: Local, command: Command, reply: Conn | None = None,
                   after: Callable[[Any], None] | None = None) -> Any:
         """On the owner: act, let the clock catch up, persist, publish, then tell the phones."""
         async with local.lock:
@@ -196,13 +197,13 @@ class Node:
             refused: TableError | None = None
             result: Any = None
             try:
-                result = perform(table, op, now)
+                result = perform(table, command, now)
                 table.tick(now)
             except TableError as exc:
                 refused = exc
                 table.tick(now)
             except Exception:  # a bug: never let it leave the table half-changed
-                log.exception("table %s failed on %r; reloading it from the store", local.code, op.get("op"))
+                log.exception("table %s failed on %s; reloading it from the store", local.code, type(command).__name__)
                 table.take_outbox()
                 await self._reload(local)
                 self._schedule(local)
@@ -277,7 +278,7 @@ class Node:
 
     async def _tick(self, local: Local) -> None:
         with contextlib.suppress(Moved, TableError):
-            await self.run(local, {"op": "noop"})
+            await self.run(local, ops.Noop())
 
     # --- owners and followers ------------------------------------------------------------------
 
@@ -369,7 +370,7 @@ class Node:
             return  # the sender will time out and look for the owner
         reply: dict[str, Any] = {"req": message["req"]}
         try:
-            reply["result"] = await self.run(local, message["op"])
+            reply["result"] = await self.run(local, ops.from_json(message["op"]))
         except TableError as exc:
             reply["error"] = [exc.code, exc.message]
         except Moved:
@@ -383,11 +384,11 @@ class Node:
         if future is not None and not future.done():
             future.set_result(message)
 
-    async def _forward(self, local: Local, op: Op) -> Any:
+    async def _forward(self, local: Local, command: Command) -> Any:
         req = secrets.token_hex(8)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._replies[req] = future
-        message = {"req": req, "node": self.id, "op": op}
+        message = {"req": req, "node": self.id, "op": ops.to_json(command)}
         try:
             await self.bus.publish(self._cmd_channel(local.code), json.dumps(message).encode())
             reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
@@ -415,7 +416,7 @@ class Node:
         log.info("node %s took over table %s", self.id, local.code)
         await self._announce(local)
         with contextlib.suppress(Moved, TableError):
-            await self.run(local, {"op": "noop"})
+            await self.run(local, ops.Noop())
 
     async def _announce(self, local: Local) -> None:
         """Ask the other nodes which of this table's people are connected to them."""
@@ -426,7 +427,7 @@ class Node:
     async def _reannounce(self, local: Local) -> None:
         for pid in list(local.people):
             with contextlib.suppress(TableError):
-                await self.execute(local, {"op": "connect", "person": pid})
+                await self.execute(local, ops.Connect(person=pid))
 
     async def _demote(self, local: Local) -> None:
         """This node lost the table's lease: forget what was not saved, and follow."""
