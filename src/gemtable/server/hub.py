@@ -26,6 +26,7 @@ from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.limits import AddressLimiter, Limits
 from gemtable.server.node import Local, Node
+from gemtable.server.rooms import Rooms
 from gemtable.store import Store
 from gemtable.table import Settings, Table, TableError, table_view
 
@@ -56,6 +57,8 @@ class Hub:
         self.node = Node(store, bus, clock, node_id, lease_ttl)
         self.node.deliver = self._deliver
         self.node.kick = self._kick
+        self.rooms = Rooms()
+        self.node.present = self.rooms.people
         keep = self.limits.buckets_kept
         self.lookups = AddressLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
@@ -66,8 +69,8 @@ class Hub:
         await self.node.start()
 
     async def stop(self) -> None:
-        for local in self.node.tables.values():
-            for conn in [*local.people.values(), *local.onlookers]:
+        for room in self.rooms.all():
+            for conn in room.conns():
                 conn.close(1001)
         await self.node.stop()
 
@@ -122,23 +125,25 @@ class Hub:
     def _deliver(self, local: Local, changed: bool, reply: Conn | None) -> None:
         now = self.clock()
         table = local.table
-        if changed:
-            for pid, conn in local.people.items():
+        room = self.rooms.get(local.code)
+        if changed and room is not None:
+            for pid, conn in room.people.items():
                 conn.send(p.encode(p.State(table=table_view(table, pid, now))))
-            if local.onlookers:
+            if room.onlookers:
                 data = p.encode(p.State(table=table_view(table, None, now)))
-                for conn in local.onlookers:
+                for conn in room.onlookers:
                     conn.send(data)
-        elif reply is not None:
-            mine = reply.person is not None and local.people.get(reply.person) is reply
+        elif reply is not None and not changed:
+            mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             reply.send(p.encode(p.State(table=table_view(table, reply.person if mine else None, now))))
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
-        conn = local.people.get(pid)
-        if conn is None or (self.node.id, conn.id) == tuple(keep):
+        room = self.rooms.get(local.code)
+        conn = room.people.get(pid) if room is not None else None
+        if room is None or conn is None or (self.node.id, conn.id) == tuple(keep):
             return
-        del local.people[pid]
+        del room.people[pid]
         conn.person = None
         conn.send(p.encode(p.Replaced(message="your seat was opened on another phone")))
         conn.close(4000)
@@ -214,9 +219,13 @@ class Hub:
         conn.code, conn.person = None, None
         if local is None:
             return
-        local.onlookers.discard(conn)
-        if pid is not None and local.people.get(pid) is conn:
-            del local.people[pid]
+        room = self.rooms.enter(local.code)
+        room.onlookers.discard(conn)
+        seated = pid is not None and room.people.get(pid) is conn
+        if pid is not None and seated:
+            del room.people[pid]
+        self.rooms.tidy(local.code)
+        if pid is not None and seated:
             with contextlib.suppress(TableError):
                 await self.node.execute(local, ops.Disconnect(person=pid))
 
@@ -225,11 +234,12 @@ class Hub:
             await self._unbind(conn)
         conn.code = local.code
         conn.person = pid
+        room = self.rooms.enter(local.code)
         if pid is None:
-            local.onlookers.add(conn)
+            room.onlookers.add(conn)
             return
         self._kick(local, pid, (self.node.id, conn.id))
-        local.people[pid] = conn
+        room.people[pid] = conn
         await self.node.publish_kick(local, pid, conn)
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
@@ -273,10 +283,11 @@ class Hub:
                                 if isinstance(command, ops.Leave) else None)
 
     def _to_onlooker(self, conn: Conn, local: Local) -> None:
-        if conn.person is not None and local.people.get(conn.person) is conn:
-            del local.people[conn.person]
+        room = self.rooms.enter(local.code)
+        if conn.person is not None and room.people.get(conn.person) is conn:
+            del room.people[conn.person]
         conn.person = None
-        local.onlookers.add(conn)
+        room.onlookers.add(conn)
 
 
 def _command(message: p.ClientMessage, pid: int) -> ops.Command:

@@ -26,7 +26,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,14 +53,12 @@ class Moved(Exception):
 
 @dataclass
 class Local:
-    """A table as this node holds it: run (owned) or followed, with this node's phones at it."""
+    """A table as this node holds it: run (owned) or followed.  (Its phones are the hub's: ``rooms.py``.)"""
 
     table: Table
     saved: int
     owned: bool
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    people: dict[int, Conn] = field(default_factory=dict)
-    onlookers: set[Conn] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
     records_saved: set[int] = field(default_factory=set)
 
@@ -72,6 +70,8 @@ class Local:
 Deliver = Callable[[Local, bool, Conn | None], None]
 """Tell this node's phones at a table: (table, changed, reply-to)."""
 Kick = Callable[[Local, int, tuple[str, int]], None]
+Present = Callable[[str], Collection[int]]
+"""The people of a table (by its code) whose phones are connected to this node."""
 
 
 class Node:
@@ -85,6 +85,7 @@ class Node:
         self.tables: dict[str, Local] = {}
         self.deliver: Deliver = lambda local, changed, reply: None
         self.kick: Kick = lambda local, pid, keep: None
+        self.present: Present = lambda code: ()
         self._loading: dict[str, asyncio.Lock] = {}
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -410,7 +411,7 @@ class Node:
             local.owned = True
             await self._reload(local)
             local.table.runtime.since = {pid: self.clock() for pid in local.table.people}
-            for pid in local.people:
+            for pid in self.present(local.code):
                 local.table.runtime.connected.add(pid)
                 local.table.runtime.since.pop(pid, None)
         log.info("node %s took over table %s", self.id, local.code)
@@ -425,7 +426,7 @@ class Node:
             await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
 
     async def _reannounce(self, local: Local) -> None:
-        for pid in list(local.people):
+        for pid in list(self.present(local.code)):
             with contextlib.suppress(TableError):
                 await self.execute(local, ops.Connect(person=pid))
 

@@ -22,9 +22,9 @@ the log: it is what the server tells it, and it only decides *events* from it
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from gemtable.bots import bot_names, make_bot
 from gemtable.games import GameError, GameState, find_manifest
@@ -553,9 +553,11 @@ class Table:
     # --- applying events ------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        """The only way the table changes."""
-        handler = getattr(self, "_on_" + str(event["type"]))
-        handler(event)
+        """The only way the table changes.  Each event type has its one handler (``_APPLY``, below them)."""
+        handler = self._APPLY.get(str(event.get("type")))
+        if handler is None:
+            raise TableError("bad-event", f"no table event is called {event.get('type')!r}")
+        handler(self, event)
         self.events += 1
 
     def _on_joined(self, e: Event) -> None:
@@ -660,6 +662,22 @@ class Table:
         self.pending = {}
         game.apply_joint(moves)
         self._after_move(e["at"])
+
+    _APPLY: ClassVar[dict[str, Callable[[Table, Event], None]]] = {
+        "joined": _on_joined,
+        "bot": _on_bot,
+        "seated": _on_seated,
+        "unseated": _on_unseated,
+        "left": _on_left,
+        "away": _on_away,
+        "back": _on_back,
+        "stalled": _on_stalled,
+        "game": _on_game,
+        "round": _on_round,
+        "chose": _on_chose,
+        "moves": _on_moves,
+    }
+    """Every event type and the handler that applies it."""
 
     def _after_move(self, at: float) -> None:
         game = self.game
