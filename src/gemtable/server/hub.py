@@ -275,6 +275,8 @@ class Hub:
             op.update(op="add_bot", bot=message.bot)
         elif isinstance(message, p.RemoveBot):
             op.update(op="remove_bot", chair=message.chair)
+        elif isinstance(message, p.Remove):
+            op.update(op="remove", target=message.person)
         elif isinstance(message, p.Leave):
             op.update(op="leave")
         else:  # pragma: no cover - every message type is handled above
