@@ -80,6 +80,8 @@ class Settings:
     """Turn-based games: whether a silent player's turn is played for them at the deadline."""
     script: JSON | None = None
     """A scripted deck or bag (tests and demos); None for a shuffled one."""
+    absent_grace: float = ABSENT_GRACE
+    """Seconds before a gone phone's person is absent (see :data:`ABSENT_GRACE`)."""
 
     def to_json(self) -> JSON:
         return {
@@ -91,6 +93,7 @@ class Settings:
             "pause": self.pause,
             "turn_clock": self.turn_clock,
             "script": self.script,
+            "absent_grace": self.absent_grace,
         }
 
 
@@ -391,14 +394,14 @@ class Table:
         host = self.people.get(self.host) if self.host is not None else None
         since = self._absent_since(host) if host is not None else None
         if since is not None and self._successor(self.host) is not None:
-            times.append(since + ABSENT_GRACE)
+            times.append(since + self.settings.absent_grace)
         if self.phase in (LOBBY, RESULTS) and self._free_chair() is None and any(
             w.id in rt.connected for w in self.queue()
         ):
             for person in self.people.values():
                 since = self._absent_since(person)
                 if person.chair is not None and since is not None:
-                    times.append(since + ABSENT_GRACE)
+                    times.append(since + self.settings.absent_grace)
         return [t for t in times if rt.ticked is None or t > rt.ticked]
 
     def _absent_since(self, person: Person) -> float | None:
@@ -502,7 +505,7 @@ class Table:
         """A host whose phone has been gone for the grace hands the role to someone connected."""
         host = self.people.get(self.host) if self.host is not None else None
         since = self._absent_since(host) if host is not None else None
-        if since is None or now < since + ABSENT_GRACE:
+        if since is None or now < since + self.settings.absent_grace:
             return
         successor = self._successor(self.host)
         if successor is not None:
@@ -529,7 +532,7 @@ class Table:
                     (since, p.chair, p.id)
                     for p in self.people.values()
                     if p.chair is not None and (since := self._absent_since(p)) is not None
-                    and now >= since + ABSENT_GRACE
+                    and now >= since + self.settings.absent_grace
                 )
                 if not absent:
                     return

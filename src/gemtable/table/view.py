@@ -92,5 +92,6 @@ def _public_settings(table: Table) -> JSON:
         "seconds": s.seconds,
         "pause": s.pause,
         "turn_clock": s.turn_clock,
+        "absent_grace": s.absent_grace,
         "scripted": s.script is not None,
     }
