@@ -147,7 +147,7 @@ def _replay(args: argparse.Namespace) -> int:
     if not state.is_over():
         raise GameError(f"{args.file} records a result, but its {len(record.inputs)} inputs do not finish the game")
     scores, winners = state.scores(), state.winners()
-    matches = record.scores == scores and sorted(record.winners) == winners
+    matches = _same_scores(record.scores, scores) and sorted(record.winners) == winners
     outcome = {
         "game": record.game,
         "over": state.is_over(),
@@ -163,6 +163,12 @@ def _replay(args: argparse.Namespace) -> int:
             print(f"  seat {seat}: {score}{'  (winner)' if seat in winners else ''}")
         print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
     return 0 if matches else 1
+
+
+def _same_scores(recorded: list[int], scores: list[int]) -> bool:
+    """Exactly the same scores.  Records written before scores listed only the seats that played
+    carry a zero for every seat of the game after them: those zeros, and nothing else, are allowed."""
+    return recorded[: len(scores)] == scores and not any(recorded[len(scores):])
 
 
 def _bench_engine(args: argparse.Namespace) -> int:

@@ -29,6 +29,7 @@ from gemtable.server.node import Local, Node
 from gemtable.server.rooms import Rooms
 from gemtable.store import Store
 from gemtable.table import Settings, Table, TableError, table_view
+from gemtable.table.table import ABSENT_GRACE
 
 log = logging.getLogger("gemtable")
 
@@ -111,8 +112,9 @@ class Hub:
                 raise TableError("bad-request", "scripted decks are switched off on this server")
             if script is not None:
                 game.new(rules, game.seats_per_game, 0, script)  # validates the script
+            absent = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", 1, 3600)
             return Settings(game.name, preset, options, rules, seconds, pause,
-                            bool(data.get("turn_clock", True)), script)
+                            bool(data.get("turn_clock", True)), script, absent)
         except GameError as exc:
             raise TableError("bad-request", str(exc)) from None
 
@@ -301,6 +303,8 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
             return ops.AddBot(person=pid, bot=bot)
         case p.RemoveBot(chair=chair):
             return ops.RemoveBot(person=pid, chair=chair)
+        case p.Remove(person=target):
+            return ops.Remove(person=pid, target=target)
         case p.Leave():
             return ops.Leave(person=pid)
     raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled

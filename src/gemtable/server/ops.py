@@ -61,7 +61,15 @@ class RemoveBot(Command, tag="remove_bot"):
     chair: int
 
 
-AnyCommand = Noop | Join | Connect | Disconnect | Choose | Start | Leave | AddBot | RemoveBot
+class Remove(Command, tag="remove"):
+    """The host sends someone away."""
+
+    person: int
+    target: int
+
+
+AnyCommand = Noop | Join | Connect | Disconnect | Choose | Start | Leave | AddBot | RemoveBot | Remove
+
 
 def to_json(command: Command) -> dict[str, object]:
     """The command as a JSON object, ``op`` naming it (how it travels in a bus message)."""
@@ -101,6 +109,8 @@ def perform(table: Table, command: Command, now: float) -> int | None:
             table.add_bot(pid, bot, now)
         case RemoveBot(person=pid, chair=chair):
             table.remove_bot(pid, chair, now)
+        case Remove(person=pid, target=target):
+            table.remove(pid, target, now)
         case _:
             raise TableError("bad-message", "unknown command")
     return None
@@ -116,6 +126,7 @@ __all__ = [
     "Join",
     "Leave",
     "Noop",
+    "Remove",
     "RemoveBot",
     "Start",
     "from_json",

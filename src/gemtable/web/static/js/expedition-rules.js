@@ -41,7 +41,7 @@ export function render(presetName) {
       : section(t('rules.exp.relic_h'), p(t('rules.exp.no_relic'))),
     section(t('rules.exp.camp_h'), p(t('rules.exp.camp')),
       p(preset.split === 'per_card' ? t('rules.exp.split_card') : t('rules.exp.split_pooled'))),
-    section(t('rules.exp.clock_h'), p(t('rules.exp.clock')), p(t('rules.exp.late'))),
+    section(t('rules.exp.clock_h'), p(t('rules.exp.clock')), p(t('rules.exp.late')), p(t('rules.exp.absent'))),
     section(t('rules.exp.end_h'), p(t('rules.exp.end', { caves: preset.caves })),
       p(t('rules.exp.deck', { treasures: TREASURES }))),
     h('p', null, h('a', { href: presetName === 'classic' ? '/rules/expedition' : '/rules/expedition?preset=classic',
