@@ -281,8 +281,22 @@ class Hub:
         if pid is None:
             raise TableError("spectator", "you are looking on: join the table to play")
         command = _command(message, pid)
-        await self.node.execute(local, command, after=(lambda _: self._to_onlooker(conn, local))
-                                if isinstance(command, ops.Leave) else None)
+        if not isinstance(command, ops.Leave):
+            await self.node.execute(local, command)
+            return
+        self._to_onlooker(conn, local)  # it looks on from now: the state after its leave is an onlooker's
+        try:
+            await self.node.execute(local, command)
+        except TableError:
+            self._rebind(conn, local, pid)
+            raise
+
+    def _rebind(self, conn: Conn, local: Local, pid: int) -> None:
+        """A leave refused: the phone is its person again."""
+        room = self.rooms.enter(local.code)
+        room.onlookers.discard(conn)
+        room.people[pid] = conn
+        conn.person = pid
 
     def _to_onlooker(self, conn: Conn, local: Local) -> None:
         room = self.rooms.enter(local.code)

@@ -164,13 +164,12 @@ class Node:
 
     # --- running a command -----------------------------------------------------------------
 
-    async def execute(self, local: Local, command: Command, reply: Conn | None = None,
-                      after: Callable[[Any], None] | None = None) -> Any:
+    async def execute(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
         """Carry out ``command`` where the table runs: here, or on its owner."""
         for _ in range(3):
             if local.owned:
                 try:
-                    return await self.run(local, command, reply, after)
+                    return await self.run(local, command, reply)
                 except Moved:
                     continue
             try:
@@ -179,15 +178,12 @@ class Node:
                 if not local.owned:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
                 continue  # here, or to whoever runs the table now
-            if after is not None:
-                after(result)
             if reply is not None:
                 self.deliver(local, False, reply)
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
-    async def run(self, local: Local, command: Command, reply: Conn | None = None,
-                  after: Callable[[Any], None] | None = None) -> Any:
+    async def run(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
         """On the owner: act, let the clock catch up, persist, publish, then tell the phones."""
         async with local.lock:
             if not local.owned:
@@ -217,8 +213,6 @@ class Node:
             changed = before != (table.events, frozenset(table.runtime.connected))
             if changed:
                 await self._publish(local, events)
-            if after is not None and refused is None:
-                after(result)
             self.deliver(local, changed, reply)
             self._schedule(local)
             if refused is not None:
