@@ -284,6 +284,12 @@ def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: 
             if s["phase"] == "results":
                 return s
             answered.add((s["game_number"], s["decision"]))
+            if len(answered) == 1:  # an illegal move on the wire: refused, and nothing changes
+                errors = len(host.errors)
+                await host.choose("\u0000 not a move", decision=s["decision"])
+                assert (await host.error(after=errors))["code"] == "illegal-move"
+                assert host.state is not None and host.state["decision"] == s["decision"]
+                assert host.state["me"]["choice"] is None
             await host.choose(s["me"]["moves"][0], decision=s["decision"])
 
     final = asyncio.run(asyncio.wait_for(scenario(), 240))
