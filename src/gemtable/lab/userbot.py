@@ -95,7 +95,7 @@ def parse_spec(spec: str) -> UserBotSpec:
 def _user_frames(tb: TracebackType | None) -> list[traceback.FrameSummary]:
     """The frames of a traceback that are not gemtable's own."""
     frames = traceback.extract_tb(tb)
-    return [frame for frame in frames if not frame.filename.startswith(_PACKAGE_DIR)]
+    return [f for f in frames if not f.filename.startswith(_PACKAGE_DIR) and not f.filename.startswith("<frozen")]
 
 
 def format_user_error(exc: BaseException, header: str) -> str:
