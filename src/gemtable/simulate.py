@@ -280,7 +280,7 @@ def run_until(
         played += size
         ranked = results.ranking()
         if stats.significant(ranked):
-            return results, Stopped(True, played, f"the ranking is significant after {played:,} games: "
+            return results, Stopped(True, played, f"The ranking is significant after {played:,} games: "
                                     "every neighbour's 95 % interval is apart")
         if played >= cap:
             close = [f"{r.name} / {ranked[i + 1].name}" for i, r in enumerate(ranked) if r.separated_from_next is False]

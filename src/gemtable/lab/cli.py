@@ -59,6 +59,8 @@ def build(args: argparse.Namespace) -> tuple[Tournament, list[str]]:
         raise GameError("a sweep is a family of expedition threshold bots")
     if args.bots:
         bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+    elif swept and args.batch:
+        bots = []  # the sweep plays itself (the default opponents include bots the batch cannot play)
     elif user or swept:
         bots = list(DEFAULT_OPPONENTS.get(game.name, ()))
     else:

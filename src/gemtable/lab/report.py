@@ -54,6 +54,9 @@ def interval_chart(title: str, rows: Sequence[tuple[str, float, float, float]], 
         return LEFT + span * max(0.0, min(value, top)) / top
 
     def label(value: float) -> str:
+        return f"{value:.1%}" if percent else f"{value:.2f}"
+
+    def tick_label(value: float) -> str:
         return f"{value:.0%}" if percent else f"{value:g}"
 
     parts = [f'<svg id="{chart_id}" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
@@ -63,7 +66,7 @@ def interval_chart(title: str, rows: Sequence[tuple[str, float, float, float]], 
         tx = x(tick)
         parts.append(f'<line x1="{tx:.1f}" y1="{top_pad - 4}" x2="{tx:.1f}" y2="{height - bottom_pad + 4}" '
                      'class="grid"/>')
-        parts.append(f'<text x="{tx:.1f}" y="{height - bottom_pad + 20}" class="tick">{label(tick)}</text>')
+        parts.append(f'<text x="{tx:.1f}" y="{height - bottom_pad + 20}" class="tick">{tick_label(tick)}</text>')
     for i, (name, value, low, high) in enumerate(rows):
         y = top_pad + i * row_h
         colour = PALETTE[i % len(PALETTE)]
