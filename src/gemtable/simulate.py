@@ -48,11 +48,16 @@ class Tournament:
     """Seconds a user bot may take for one decision."""
 
     def seating(self, index: int) -> tuple[int, list[str]]:
-        """Game ``index``: its seed and the bot in each seat."""
+        """Game ``index``: its seed and the bot in each seat.
+
+        Every bot sits ``players // len(bots)`` times, and the rest of the seats go to a
+        uniformly random choice of distinct bots: so each bot meets each other bot equally
+        often, and a win rate is never a matter of which bots it happened to sit beside.
+        """
         rng = random.Random(self.seed * 1_000_003 + index)
         players = rng.randint(self.min_players, self.max_players)
-        offset = rng.randrange(len(self.bots))
-        seats = [self.bots[(offset + i) % len(self.bots)] for i in range(players)]
+        full, rest = divmod(players, len(self.bots))
+        seats = [*self.bots * full, *rng.sample(self.bots, rest)]
         rng.shuffle(seats)
         return rng.getrandbits(48), seats
 

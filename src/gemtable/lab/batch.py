@@ -325,7 +325,7 @@ def rule_of(name: str) -> Threshold:
 def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
     """Games ``start`` … ``start + tournament.games - 1`` of a tournament, in numpy batches.
 
-    Each batch draws its seating (player count, then a rotation of the bots, shuffled)
+    Each batch draws its seating (player count, then the bots as the engine's seating does)
     and its cards from ``numpy.random.default_rng([seed, first game of the batch])``: the
     same figures for the same seed, but not the engine's games of the same numbers.
     """
@@ -353,8 +353,9 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
         players = rng.integers(tournament.min_players, tournament.max_players + 1, size=size)
         for p in np.unique(players):
             n = int((players == p).sum())
-            offset = rng.integers(count, size=n)
-            seats = (offset[:, None] + np.arange(p)[None, :]) % count
+            full, rest = divmod(int(p), count)  # as the engine's seating: whole rounds, then a random choice
+            chosen = np.argsort(rng.random((n, count)), axis=1)[:, :rest]
+            seats = np.concatenate([np.tile(np.arange(count), (n, full)), chosen], axis=1)
             order = np.argsort(rng.random((n, int(p))), axis=1)
             seats = np.take_along_axis(seats, order, axis=1)
             scores = play(rules, Policies.of(policy, seats), Uniforms(n, rng))
