@@ -74,6 +74,7 @@ def test_the_report_opens_in_chromium_with_its_charts(report: Path, chromium: An
     assert page.locator("#verdict").inner_text().strip() != ""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "lab-report.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "lab-report-top.png"))  # the first screen, at full size
     page.locator("#sweep").screenshot(path=str(SHOTS / "lab-report-sweep.png"))
     assert errors == []
     assert all(url.startswith("file://") for url in requests), requests  # nothing fetched from anywhere
