@@ -48,8 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim = commands.add_parser("simulate", help="a tournament between bots (yours too)")
     sim.add_argument("game", nargs="?", default="expedition", help="expedition (default) or booty")
     sim.add_argument("--bots", default=None,
-                     help="comma-separated built-in bots, e.g. cautious,odds,threshold=10 (default: every bot, "
-                          "or with --bot/--sweep: the named ones only, cautious and odds if none)")
+                     help="comma-separated built-in bots, e.g. cautious,odds,threshold=10 (default: every "
+                          "built-in bot; with --bot or --sweep: cautious,odds, or greedy,random for booty)")
     sim.add_argument("--bot", action="append", default=[], metavar="FILE.py|MODULE:FUNCTION",
                      help="your own bot: a Python function (view, moves, rng) -> move; may be given more than once")
     sim.add_argument("--sweep", default=None, metavar="KEY=LOW..HIGH",
