@@ -3,9 +3,8 @@
 Nothing here knows a game's name or rules: it speaks only the game API, the same
 calls the table makes (``to_act``, ``legal_moves``, ``view``, ``apply_joint``,
 ``start_round``).  The loop is the hot path of ``gemtable simulate`` and of
-``gemtable bench engine``, so it is written for speed: everything it needs per
-decision is looked up once per game (each seat's bound ``choose`` and its live
-view, in lists indexed by seat), and a reveal is one dict comprehension.
+``gemtable bench engine``: each seat's bound ``choose`` and its live view are
+looked up once per game.
 """
 
 from __future__ import annotations
@@ -36,14 +35,17 @@ def play_bots(game: str, rules: JSON, bots: Sequence[str | Bot], seed: int) -> G
 def play_state(state: GameState, choosers: Sequence[Chooser], rng: random.Random) -> GameState:
     """Play ``state`` to its end, seat ``i`` deciding with ``choosers[i]``."""
     seats = range(len(choosers))
-    views = [state.view(seat) for seat in seats]
+    deciders = [(choose, state.view(seat)) for seat, choose in enumerate(choosers)]
     to_act, legal_moves, apply_joint = state.to_act, state.legal_moves, state.apply_joint
-    needs_roster, start_round = state.needs_roster, state.start_round
     while True:
         acting = to_act()
         if acting:
-            apply_joint({seat: choosers[seat](views[seat], legal_moves(seat), rng) for seat in acting})
-        elif needs_roster():
-            start_round(seats)
+            moves = {}
+            for seat in acting:
+                choose, view = deciders[seat]
+                moves[seat] = choose(view, legal_moves(seat), rng)
+            apply_joint(moves)
+        elif state.needs_roster():
+            state.start_round(seats)
         else:
             return state

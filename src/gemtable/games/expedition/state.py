@@ -194,16 +194,6 @@ class ExpeditionState:
         if self.phase != CHOOSE:
             self._check_open()
         pending = self.choices
-        if not pending and choices.keys() == self._inside_set:
-            # The hot path (the simulator, the benchmark): no choice was given one by one.
-            try:
-                valid = _MOVE_SET.issuperset(choices.values())
-            except TypeError:
-                valid = False
-            if not valid:
-                raise IllegalMove("a choice is 'deeper' or 'camp'")
-            self._reveal(choices)
-            return
         if pending:
             if not pending.keys().isdisjoint(choices):
                 raise IllegalMove("a seat in a joint choice has already chosen")
@@ -245,9 +235,11 @@ class ExpeditionState:
         return [s for s in players if scores[s] == best]
 
     def view(self, seat: int | None) -> ExpeditionView:
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self._seats):
+        from gemtable.games.expedition.view import ExpeditionView
+
+        if seat is not None:
             self._check_seat(seat)
-        return (_View or _view_class())(self, seat)
+        return ExpeditionView(self, seat)
 
     def record(self) -> GameRecord:
         over = self.phase == OVER
@@ -451,18 +443,6 @@ class ExpeditionState:
         self.chest_by_cave.append(self.scores())
         self.phase = OVER if self.cave >= self.rules.caves else ROSTER
 
-
-_View: type[ExpeditionView] | None = None
-"""The view class, once imported (see ``ExpeditionState.view``)."""
-
-
-def _view_class() -> type[ExpeditionView]:
-    """Import the view class late (its module imports this one), once."""
-    global _View
-    from gemtable.games.expedition.view import ExpeditionView
-
-    _View = ExpeditionView
-    return ExpeditionView
 
 _TAKEN_RELIC = -99
 """A relic card that a lone leaver carried out: it stays on the path as an empty slot."""
