@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-games", type=int, default=None,
                      help="cap for the default sequential run: rounds of games double until the ranking is "
                           "significant or this many are played (default 32000; 400000 with --batch)")
+    sim.add_argument("--max-seconds", type=float, default=300.0,
+                     help="time budget of the default sequential run (default 300): no round is started that "
+                          "would end past it")
     sim.add_argument("--players", default=None, help="a count or a range such as 3-6 (default: all the game takes)")
     sim.add_argument("--preset", default=None, help="rules preset (default: the game's first)")
     sim.add_argument("--seed", type=int, default=1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -269,15 +270,25 @@ class Stopped:
 
 
 def run_until(
-    tournament: Tournament, runner: Runner, first: int, cap: int, on_round: Callable[[int, int], None] | None = None
+    tournament: Tournament,
+    runner: Runner,
+    first: int,
+    cap: int,
+    on_round: Callable[[int, int], None] | None = None,
+    seconds: float | None = None,
 ) -> tuple[Results, Stopped]:
-    """Play ``first`` games, then double the total, until the ranking is significant or ``cap`` games are played.
+    """Play ``first`` games, then double the total, until the ranking is significant or a cap is reached.
 
+    Caps: ``cap`` games, and, with ``seconds``, a time budget: the first round is then a
+    tenth of ``first`` (a probe of the pace), a round that the pace so far says would end
+    past the budget is shortened to fit, and none starts once it is spent.
     ``on_round(played, next_round)`` is told before every round.
     """
     results = Results()
     played = 0
-    size = max(1, min(first, cap))
+    goal = max(1, min(first, cap))
+    size = max(1, goal // 10) if seconds is not None else goal  # with a budget, a probe round gives the pace
+    started = time.perf_counter()
     while True:
         if on_round:
             on_round(played, size)
@@ -287,11 +298,16 @@ def run_until(
         if stats.significant(ranked):
             return results, Stopped(True, played, f"The ranking is significant after {played:,} games: "
                                     "every neighbour's 95 % interval is apart")
-        if played >= cap:
+        size = min(max(played, goal - played), cap - played)
+        why = "the cap"
+        if seconds is not None and size > 0:
+            elapsed = time.perf_counter() - started
+            size = min(size, int((seconds - elapsed) * played / elapsed))
+            why = f"the cap, or the {seconds:g} s budget"
+        if size <= 0:
             close = [f"{r.name} / {ranked[i + 1].name}" for i, r in enumerate(ranked) if r.separated_from_next is False]
-            return results, Stopped(False, played, f"NOT significant after {played:,} games (the cap): the 95 % "
+            return results, Stopped(False, played, f"NOT significant after {played:,} games ({why}): the 95 % "
                                     f"intervals of {', '.join(close)} overlap, so their order may be chance")
-        size = min(played, cap - played)
 
 
 def check_bots(game: str, bots: Sequence[str], user: Sequence[UserBotSpec] = ()) -> None:

@@ -54,6 +54,12 @@ def test_a_sequential_run_stops_when_significant_or_at_the_cap() -> None:
     assert "NOT significant" in stopped.reason and "cautious / threshold=8" in stopped.reason
 
 
+def test_a_sequential_run_keeps_to_its_time_budget() -> None:
+    same = Tournament("expedition", ExpeditionRules().to_json(), ("cautious", "threshold=8"), 0, 3, 5, 1)
+    results, stopped = run_until(same, lambda t, start: run(t, 1, None, start), 50, 10**6, seconds=1e-9)
+    assert results.games == 5 and not stopped.significant and "budget" in stopped.reason  # the probe round only
+
+
 def test_simulate_without_games_plays_until_the_ranking_is_significant() -> None:
     result = subprocess.run([sys.executable, "-m", "gemtable", "simulate", "--bots", "cautious,random",
                              "--players", "4", "--json"], capture_output=True, text=True, timeout=300)

@@ -23,9 +23,6 @@ FIRST_ROUND = {False: 1000, True: 20_000}
 CAP = {False: 32_000, True: 400_000}
 """Games in the first round and the cap of a sequential run, by batch mode."""
 
-MAX_SECONDS = 300.0
-"""No new round starts after this long (a sequential run of slow bots)."""
-
 _SWEEP = re.compile(r"(threshold|gems|cards|hazards)=(\d{1,3})\.\.(\d{1,3})")
 
 
@@ -134,13 +131,9 @@ def simulate(args: argparse.Namespace) -> int:
                 def on_round(played: int, size: int) -> None:
                     if progress is not None:
                         progress.update(task, total=played + size, description=f"round of {size:,} games")
-                    if played and time.perf_counter() - started > MAX_SECONDS:
-                        raise _OutOfTime
 
-                try:
-                    results, stopped = run_until(tournament, runner, FIRST_ROUND[args.batch], cap, on_round)
-                except _OutOfTime as out:
-                    raise GameError(f"no result after {MAX_SECONDS:g} s; give --games") from out
+                results, stopped = run_until(tournament, runner, FIRST_ROUND[args.batch], cap, on_round,
+                                             args.max_seconds)
     except BotFailure as failure:
         print(f"gemtable: {failure.text}", file=sys.stderr)
         return 1
@@ -160,10 +153,6 @@ def simulate(args: argparse.Namespace) -> int:
     summary["seconds"] = round(elapsed, 2)
     _print(game.title, summary, tournament, stopped, args)
     return 0
-
-
-class _OutOfTime(Exception):
-    pass
 
 
 def _progress(quiet: bool) -> AbstractContextManager[Any]:
