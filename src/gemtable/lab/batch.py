@@ -172,19 +172,19 @@ def play(rules: ExpeditionRules, policies: Policies, uniforms: Uniforms) -> IntA
         while live:
             active = count_inside > 0
             if live < 0.6 * g.size:  # compact: drop the games whose cave has ended
-                keep = active
-                gone = ~keep
-                ended.append((g[gone], bank[:, gone], drawn_relics[gone], collapsed[gone]))
-                bank, drawn_relics, collapsed = bank[:, keep], drawn_relics[keep], collapsed[keep]
-                g, size, inside, carried = g[keep], size[keep], inside[:, keep], carried[:, keep]
-                loose, relics_on_path, seen = loose[keep], relics_on_path[keep], seen[keep]
-                count_inside = count_inside[keep]
-                hazards_seen, turned = hazards_seen[keep], turned[keep]
-                gems_thr = gems_thr[:, keep]
+                keep, gone = np.flatnonzero(active), np.flatnonzero(~active)  # indices: one pass each
+                ended.append((g.take(gone), bank.take(gone, axis=1), drawn_relics.take(gone), collapsed.take(gone)))
+                bank, drawn_relics, collapsed = bank.take(keep, axis=1), drawn_relics.take(keep), collapsed.take(keep)
+                g, size, inside, carried = g.take(keep), size.take(keep), inside.take(keep, axis=1), carried.take(
+                    keep, axis=1)
+                loose = loose.take(keep, axis=0)
+                relics_on_path, seen, count_inside = relics_on_path.take(keep), seen.take(keep), count_inside.take(keep)
+                hazards_seen, turned = hazards_seen.take(keep), turned.take(keep)
+                gems_thr = gems_thr.take(keep, axis=1)
                 if use_cards:
-                    cards_thr = cards_thr[:, keep]
+                    cards_thr = cards_thr.take(keep, axis=1)
                 if use_hazards:
-                    hazards_thr = hazards_thr[:, keep]
+                    hazards_thr = hazards_thr.take(keep, axis=1)
                 base = g * width  # the pile is never compacted: rows stay where they are
                 active = np.ones(g.size, dtype=bool)
             # The deck ran out with explorers inside: they bank what they carry.
