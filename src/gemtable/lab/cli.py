@@ -146,7 +146,10 @@ def simulate(args: argparse.Namespace) -> int:
     if args.report:
         from gemtable.lab.report import write_report
 
-        write_report(args.report, game.title, {**summary, "seconds": round(elapsed, 2)}, results, swept)
+        try:
+            write_report(args.report, game.title, {**summary, "seconds": round(elapsed, 2)}, results, swept)
+        except OSError as exc:
+            raise GameError(f"cannot write the report {str(args.report)!r}: {exc.strerror or exc}") from None
     if args.json:  # no timing in JSON: the same seed prints the same bytes
         print(json.dumps(summary, indent=2))
         return 0
