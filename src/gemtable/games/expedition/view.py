@@ -48,6 +48,11 @@ class ExpeditionView:
         return sum(self._state.path_gems)
 
     @property
+    def cards_turned(self) -> int:
+        """Cards of this cave turned so far (the path's length)."""
+        return len(self._state.path)
+
+    @property
     def relics_on_path(self) -> int:
         return self._state.path.count(RELIC)
 
