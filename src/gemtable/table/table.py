@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gemtable.bots import bot_names, make_bot
+from gemtable.bots import bot_names, bot_person_names, make_bot
 from gemtable.games import GameError, GameState, find_game
 from gemtable.games.api import JSON
 from gemtable.table.people import Person, Status
@@ -123,6 +123,8 @@ class Table:
         """Numbers of the finished games at this table."""
         self.decision = 0
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
+        self.timed_out: list[int] = []
+        """The seats whose move in the last reveal the clock made (public once revealed)."""
         self.events = 0
         self.outbox: list[Event] = []
         self.runtime = Runtime()
@@ -233,7 +235,8 @@ class Table:
             raise TableError("no-chair", "every chair is taken")
         bid = max(self.people, default=0) + 1
         taken = {p.name.casefold() for p in self.people.values() if p.status != Status.GONE}
-        name = next(n for n in (f"{bot} {i}" if i > 1 else bot for i in range(1, 99)) if n.casefold() not in taken)
+        names = [*bot_person_names(self.kind.name), *(f"{bot} {i}" for i in range(1, 99))]
+        name = next(n for n in names if n.casefold() not in taken)
         self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
 
     def remove_bot(self, pid: int, chair: int, now: float) -> None:
@@ -387,9 +390,9 @@ class Table:
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
             if game.simultaneous:
-                self._reveal(silent, now)
+                self._reveal(silent, now, timed_out=True)
             elif silent:
-                self._play(silent, now)
+                self._play(silent, now, timed_out=True)
             return
         self._settle(now)
 
@@ -443,12 +446,14 @@ class Table:
             return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
         self._reveal({seat: game.default_move(seat) for seat in undecided}, now)
 
-    def _reveal(self, silent: dict[int, str], now: float) -> None:
+    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False) -> None:
         moves = {**self.pending, **silent}
-        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())})
+        late = {"timed_out": sorted(silent)} if timed_out and silent else {}
+        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **late)
 
-    def _play(self, moves: dict[int, str], now: float) -> None:
-        self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()})
+    def _play(self, moves: dict[int, str], now: float, timed_out: bool = False) -> None:
+        late = {"timed_out": sorted(moves)} if timed_out else {}
+        self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()}, **late)
 
     def _silence(self, person: Person, now: float) -> None:
         """Someone leaving mid-decision: their silence counts now, not at the deadline."""
@@ -633,6 +638,7 @@ class Table:
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
         self.pending = {}
+        self.timed_out = []
         for person in self.people.values():
             person.seat = None
 
@@ -645,6 +651,7 @@ class Table:
             person.seat = seat
             person.status = Status.SEATED
         game.start_round(sorted(seats.values()))
+        self.timed_out = []
         self.runtime.seen_in_round = set(self.runtime.connected)
         self._after_move(e["at"])
 
@@ -656,6 +663,7 @@ class Table:
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
+        self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
         game.apply_joint(moves)
         self._after_move(e["at"])
 
