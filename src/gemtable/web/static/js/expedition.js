@@ -159,11 +159,9 @@ export function renderGame(el, v, ui) {
       v.mode === 'phone' ? mine(v) : null, players(v));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
-  // A new cave (or Play again) on a long page: bring its first card into view.
-  if (newCave && local.seenCave && v.mode !== 'tv') {
-    el.querySelector('.cave-head')?.scrollIntoView({ block: 'center' });
-  }
-  local.seenCave = true;
+  // A new cave (or Play again) on a page scrolled down (the lobby's bots, the results' chart):
+  // back to the top, where the new card is. (After this render has hidden what was above it.)
+  if (newCave && v.mode !== 'tv') requestAnimationFrame(() => window.scrollTo(0, 0));
 }
 
 /** The TV: the largest cards that let the whole path fit its box (cards shrink as the path grows). */
