@@ -133,7 +133,7 @@ def phone_layout_problems(page: Any) -> list[str]:
         """() => {
       const bad = [];
       const area = (el) => { const r = el.getBoundingClientRect(); return r.width * r.height; };
-      const hero = document.querySelector('.hero .card');
+      const hero = document.querySelector('.newcard .card');
       if (!hero) return ['no new card shown'];
       const big = area(hero);
       for (const el of document.querySelectorAll('.card, button, svg, img, .qr, .clock-num, .gems')) {

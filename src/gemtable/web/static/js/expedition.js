@@ -155,7 +155,7 @@ export function renderGame(el, v, ui) {
       local.fitter.observe(path);
     }
   } else {
-    put(el, reveal(v, ui), head, hero(v, fresh), path, pathFoot, danger(st, ended),
+    put(el, reveal(v, ui), head, newCard(v, fresh), path, pathFoot, danger(st, ended),
       v.mode === 'phone' ? mine(v) : null, players(v));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
@@ -188,18 +188,18 @@ function fitPath(path) {
 }
 
 /** The phone: the card that just turned, large, and who is still deciding. */
-function hero(v, fresh) {
+function newCard(v, fresh) {
   const st = v.state;
   if (!st.path.length) return null;
   const last = st.path[st.path.length - 1];
   const deciding = v.table.phase === 'playing'
     ? v.table.people.filter((p) => p.to_act && !p.chosen).map(personName) : null;
-  return h('section', { class: 'hero', 'aria-label': t('exp.new_card') },
+  return h('section', { class: 'newcard', 'aria-label': t('exp.new_card') },
     drawCard(last.card, { lying: last.gems, rules: st.rules,
-      cls: ['big', fresh ? 'new' : '', st.collapsed_by ? 'collapser' : ''].join(' ') }),
-    h('div', { class: 'hero-side' },
-      h('p', { class: 'hero-label', text: t('exp.new_card') }),
-      h('p', { class: 'hero-name', text: cardName(last.card, st.rules) }),
+      cls: [fresh ? 'new' : '', st.collapsed_by ? 'collapser' : ''].join(' ') }),
+    h('div', { class: 'newcard-side' },
+      h('p', { class: 'newcard-label', text: t('exp.new_card') }),
+      h('p', { class: 'newcard-name', text: cardName(last.card, st.rules) }),
       deciding === null ? null : h('p', { class: ['deciding', !deciding.length && 'done'],
         text: deciding.length ? t('exp.still_deciding', { names: deciding.join(t('list.comma')) })
           : t('exp.all_chosen') })));
