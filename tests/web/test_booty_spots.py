@@ -42,11 +42,15 @@ SPOTS_OUT = """() => {
 TV_PROBLEMS = """() => {
   const bad = [];
   const se = document.scrollingElement;
-  if (se.scrollHeight > innerHeight || se.scrollWidth > innerWidth) bad.push(`scrolls ${se.scrollWidth}x${se.scrollHeight}`);
+  if (se.scrollHeight > innerHeight || se.scrollWidth > innerWidth) {
+    bad.push(`scrolls ${se.scrollWidth}x${se.scrollHeight}`);
+  }
   for (const el of document.querySelectorAll('.bh-name')) {
     const r = el.getBoundingClientRect();
     const line = parseFloat(getComputedStyle(el).lineHeight) || 20;
-    if (r.height > 2.5 * line) bad.push(`name broken up: ${el.textContent} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    if (r.height > 2.5 * line) {
+      bad.push(`name broken up: ${el.textContent} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
     if (r.right > innerWidth || r.bottom > innerHeight) bad.push(`name off screen: ${el.textContent}`);
   }
   for (const sel of ['.bh-wrap', '#clock', '#corner-qr .qr']) {

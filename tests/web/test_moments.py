@@ -122,7 +122,7 @@ def test_relic_collapse_time_out_and_the_final_reveal(server: ServerProcess, bro
     expect(ann.locator("h2.cave-title")).to_have_text("Cave 1 of 2")
     ann.wait_for_timeout(300)
     assert in_view(ann, "#game .path li"), "the new cave's first card is out of view"
-    assert in_view(ann, "#game .cave-title"), ann.evaluate("[scrollY, document.scrollingElement.scrollHeight, JSON.stringify(document.querySelector('#game .cave-title').getBoundingClientRect())]")
+    assert in_view(ann, "#game .cave-title"), ann.evaluate("scrollY")
 
 
 def phone_layout_problems(page: Any) -> list[str]:
@@ -145,7 +145,9 @@ def phone_layout_problems(page: Any) -> list[str]:
       if (!who) bad.push('nobody shown deciding');
       else {
         const r = who.getBoundingClientRect();
-        if (r.top < 0 || r.bottom > bar.top) bad.push(`who is deciding is out of view: ${r.top}-${r.bottom} (bar ${bar.top})`);
+        if (r.top < 0 || r.bottom > bar.top) {
+          bad.push(`who is deciding is out of view: ${r.top}-${r.bottom} (bar ${bar.top})`);
+        }
       }
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
