@@ -39,6 +39,19 @@ SPOTS_OUT = """() => {
   return bad;
 }"""
 
+SMALL_TEXT = """() => {
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.closest('svg, .sr-only, [hidden], option, dialog:not([open])')) continue;
+    if (!el.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 14) bad.push(`text under 14 px: "${n.textContent.trim().slice(0, 20)}" ${size}px`);
+  }
+  return bad;
+}"""
+
 TV_PROBLEMS = """() => {
   const bad = [];
   const se = document.scrollingElement;
@@ -87,6 +100,7 @@ def test_every_legal_spot_is_in_view_at_every_turn_of_a_whole_game(server: Serve
         turns += 1
         out = me.evaluate(SPOTS_OUT)
         problems += [f"turn {turns}: {p}" for p in out]
+        problems += [f"phone at turn {turns}: {p}" for p in me.evaluate(SMALL_TEXT)]
         problems += [f"tv at my turn {turns}: {p}" for p in tv.evaluate(TV_PROBLEMS)]
         if turns in (1, 6, 10) or out:
             shot(me, f"booty-spots-turn-{turns}")
