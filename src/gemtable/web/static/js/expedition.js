@@ -6,7 +6,6 @@ import { h, put } from './dom.js';
 import { t, has, num, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { chart } from './chart.js';
-import { play } from './sound.js';
 
 export const HAZARDS = ['snakes', 'spiders', 'mummies', 'fire', 'rockfall'];
 
@@ -483,7 +482,7 @@ export function changes(prev, next, ui) {
     buzz = HAZARDS.includes(card) ? [90, 60, 90] : 70;
     moment = moment || (HAZARDS.includes(card) ? 'hazard' : 'card');
   }
-  if (moment && ui.mode === 'tv') play(moment);
+  if (moment && ui.mode === 'tv') import('./sound.js').then((m) => m.play(moment)).catch(() => {}); // the TV only
   if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
     say.push(t('results.title'), b.winners.length === 1 ? t('results.winner', { name: nameOf(b.winners[0], names) })
       : t('results.winners', { names: listNames(b.winners, names) }));
