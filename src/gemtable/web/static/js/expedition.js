@@ -174,7 +174,7 @@ function fitPath(path) {
   const rowGap = parseFloat(style.rowGap) || gap;
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   let best = 20;
-  for (let w = Math.floor(rem * 7); w >= 20; w -= 1) {
+  for (let w = Math.floor(rem * 9); w >= 20; w -= 1) {
     const tall = w * 1.36 + w * 0.12; // the gems lying on a card hang below it
     const cols = Math.max(1, Math.floor((width + gap) / (w + gap)));
     const rows = Math.ceil(n / cols);
