@@ -37,6 +37,19 @@ def register_bot(game: str, name: str, factory: BotFactory) -> None:
     BOTS.setdefault(game, {})[name] = factory
 
 
+BOT_PERSON_NAMES: dict[str, tuple[str, ...]] = {
+    "expedition": ("Ada", "Bruno", "Chloé", "Dario", "Eszter", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kenji",
+                   "Lena", "Mateo", "Nora", "Oskar", "Priya"),
+    "booty": ("Anne Bonny", "Barbarossa", "Calico Jack", "Grace", "Kidd", "Mary Read", "Morgan", "Zheng Yi"),
+}
+"""Human-ish names a table gives its bots (in order, skipping names taken), so that seven bots of one
+strategy are seven people on the screen; the strategy is shown beside the name."""
+
+
+def bot_person_names(game: str) -> tuple[str, ...]:
+    return BOT_PERSON_NAMES.get(game, BOT_PERSON_NAMES["expedition"])
+
+
 def bot_names(game: str) -> list[str]:
     _load_builtin(game)
     return sorted(BOTS.get(game, {}))

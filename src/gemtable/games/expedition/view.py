@@ -148,4 +148,5 @@ class ExpeditionView:
             "banked": list(takes.banked) if takes else [],
             "path_share": takes.path_share if takes else 0,
             "relics": list(takes.relics) if takes else [],
+            "lost": list(state.lost_at_collapse) if state.collapsed_by is not None else [],
         }
