@@ -87,15 +87,17 @@ def module_file(module: str) -> Path:
 
 
 def owned_by_games() -> set[Path]:
-    """Every file a game's manifest names as its own (its folder, bots, report), and the registry."""
+    """Every file a game's manifest names as its own (its folder, bots, report, batch mode, benchmark), and the
+    registry."""
     owned = {SRC / "games" / "__init__.py"}
     for manifest in manifests():
         if not manifest.bots.startswith("gemtable."):
             continue  # a game from outside the package (the test-only one)
         owned.add(module_file(manifest.game.__module__).parent)
         owned.add(module_file(manifest.bots))
-        if manifest.report:
-            owned.add(module_file(manifest.report))
+        for module in (manifest.report, manifest.batch, manifest.benchmark):
+            if module:
+                owned.add(module_file(module))
     return owned
 
 
@@ -161,11 +163,12 @@ def owned_web_files() -> set[Path]:
 
 
 def web_code(path: Path) -> str:
-    """What in a page's file could name a game: scripts without their comments, a shared translation file's
-    keys (its texts are prose), the rest whole."""
+    """What in a page's file could name a game: scripts and styles without their comments, a shared translation
+    file's keys (its texts are prose), the rest whole."""
     text = path.read_text("utf-8")
+    if path.suffix in (".js", ".css"):
+        text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m[0].count("\n"), text, flags=re.DOTALL)
     if path.suffix == ".js":
-        text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
         return re.sub(r"^\s*//.*$|\s//\s.*$", "", text, flags=re.MULTILINE)
     if path.suffix == ".json" and path.parent.name == "i18n":
         return "\n".join(json.loads(text))

@@ -39,6 +39,20 @@ def register_bot(game: str, name: str, factory: BotFactory) -> None:
     BOTS.setdefault(game, {})[name] = factory
 
 
+PERSON_NAMES: tuple[str, ...] = ("Ada", "Bruno", "Chloé", "Dario", "Eszter", "Farid", "Greta", "Hiro", "Ines",
+                                 "Jonas", "Kenji", "Lena", "Mateo", "Nora", "Oskar", "Priya")
+"""Human-ish names a table gives its bots (in order, skipping names taken), so that seven bots of one
+strategy are seven people on the screen; the strategy is shown beside the name.  A game's manifest may give
+its own (``bot_people``)."""
+
+
+def bot_person_names(game: str) -> tuple[str, ...]:
+    try:
+        return find_manifest(game).bot_people or PERSON_NAMES
+    except GameError:
+        return PERSON_NAMES
+
+
 def bot_names(game: str) -> list[str]:
     _load_builtin(game)
     return sorted(BOTS.get(game, {}))
@@ -47,11 +61,25 @@ def bot_names(game: str) -> list[str]:
 def make_bot(game: str, name: str) -> Bot:
     """A new bot called ``name`` for ``game``; :class:`GameError` when there is none."""
     _load_builtin(game)
+    factory = BOTS.get(game, {}).get(name)
+    if factory is not None:
+        return factory()
+    named = _named_bot(game, name)
+    if named is not None:
+        return named
+    known = ", ".join(bot_names(game)) or "none"
+    raise GameError(f"no bot {name!r} for {game!r}; known: {known}")
+
+
+def _named_bot(game: str, name: str) -> Bot | None:
+    """A bot whose name is its rule (``threshold=8``): the game's bot module's ``bot_from_name``."""
     try:
-        return BOTS[game][name]()
-    except KeyError:
-        known = ", ".join(bot_names(game)) or "none"
-        raise GameError(f"no bot {name!r} for {game!r}; known: {known}") from None
+        module = find_manifest(game).bots
+    except GameError:
+        return None
+    hook = getattr(importlib.import_module(module), "bot_from_name", None)
+    bot: Bot | None = hook(name) if hook is not None else None
+    return bot
 
 
 def _load_builtin(game: str) -> None:

@@ -17,7 +17,8 @@ Declared, never inferred:
   needed, so the rules never import a bot;
 * ``page``, ``styles``, ``translations``, ``assets`` — the web files that belong to the game;
 * ``report`` — ``"module:function"`` of its simulation report (``gemtable simulate <game>``), or None for
-  the generic tournament.
+  the generic tournament; ``sparring``, ``batch`` and ``benchmark`` — the strategy lab's and the benchmarks'
+  game-specific parts, named by module.
 
 The manifest is pure data, standard library only, like the rules it describes.
 """
@@ -133,6 +134,16 @@ class Manifest:
     """Other files under ``/static/`` that belong to the game (``*`` matches a language)."""
     report: str | None = None
     """``"module:function"`` printing the game's simulation report, or None for the generic tournament."""
+    bot_people: tuple[str, ...] = ()
+    """Names a table gives this game's bots, in order (empty: the bots' registry's usual names)."""
+    sparring: tuple[str, ...] = ()
+    """The built-in bots a user's bot (or a sweep) plays against in ``gemtable simulate`` when none are named."""
+    batch: str | None = None
+    """The module of the game's strategy-lab batch mode (``play_tournament``, ``rule_of``): it plays the game's
+    threshold bots vectorised, and their family is what ``--sweep`` ranges over.  None: no batch, no sweep."""
+    benchmark: str | None = None
+    """The module of the game's engine benchmark (``engine``, ``decisions``): ``gemtable bench engine`` and
+    ``gemtable bench bots`` run the default game's."""
 
     def __post_init__(self) -> None:
         if self.dynamics not in ("simultaneous", "turns"):

@@ -8,7 +8,8 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+
+from gemtable.server.static import CompressedStatic
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -34,7 +35,7 @@ def routes() -> list[BaseRoute]:
         Route("/manifest.webmanifest", page("manifest.webmanifest")),
     ]
     if (WEB / "static").is_dir():
-        found.append(Mount("/static", StaticFiles(directory=WEB / "static"), name="static"))
+        found.append(Mount("/static", CompressedStatic(WEB / "static"), name="static"))
     return found
 
 

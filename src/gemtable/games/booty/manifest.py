@@ -27,4 +27,6 @@ MANIFEST = Manifest(
     translations=("booty",),
     assets=("booty-tiles.json", "i18n/booty-rules.*.json", "js/booty-draw.js"),
     report="gemtable.bots.booty_report:print_report",
+    sparring=("greedy", "random"),
+    bot_people=("Anne Bonny", "Barbarossa", "Calico Jack", "Grace", "Kidd", "Mary Read", "Morgan", "Zheng Yi"),
 )

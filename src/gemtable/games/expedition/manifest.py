@@ -30,4 +30,7 @@ MANIFEST = Manifest(
     page="expedition",
     rules_page="expedition-rules",
     translations=("expedition",),
+    sparring=("cautious", "odds"),
+    batch="gemtable.lab.batch",
+    benchmark="gemtable.bench.engine",
 )

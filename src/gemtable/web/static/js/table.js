@@ -72,6 +72,7 @@ async function handle(app, msg) {
     await loadGame(app, table.game);
     app.prev = app.table;
     app.table = table;
+    holdResults(app);
     timeClock(app, table);
     effects(app);
     render(app);
@@ -96,6 +97,24 @@ async function loadGame(app, name) {
   app.local = {};
   app.ui.local = app.local;
   app.game = await gameModule(name);
+}
+
+/** A game that asks for it (holdResults) shows its final state for the usual pause before the
+ *  results, as it does between rounds; a page that opens on the results shows them at once. */
+function holdResults(app) {
+  const was = app.prev;
+  const now = app.table;
+  const ends = was && now.phase === 'results' && (was.phase === 'playing' || was.phase === 'pause')
+    && was.game_number === now.game_number;
+  if (now.phase !== 'results') app.holdUntil = 0;
+  if (!ends || !app.game.holdResults) return;
+  const ms = (now.settings.pause || 0) * 1000;
+  app.holdUntil = performance.now() + ms;
+  setTimeout(() => render(app), ms + 30);
+}
+
+function holding(app) {
+  return Boolean(app.holdUntil) && performance.now() < app.holdUntil;
 }
 
 /** An optional hook of the game module (clockLabel, settingsText): its answer, or null. */
@@ -164,7 +183,8 @@ function render(app) {
   const table = app.table;
   renderNet(app);
   if (!table) return;
-  const { me, phase } = table;
+  const { me } = table;
+  const phase = holding(app) ? 'pause' : table.phase;
   document.body.dataset.phase = phase;
   const who = $('#who');
   if (who) who.textContent = me ? me.name : '';
@@ -240,7 +260,7 @@ function personRow(app, p) {
   const tags = [];
   if (me && p.id === me.id) tags.push(t('people.you'));
   if (p.id === table.host) tags.push(t('people.host'));
-  if (p.bot) tags.push(t('people.bot_short'));
+  if (p.bot) tags.push(t('people.bot_of', { kind: botName(p.bot) }));
   if (p.status === 'away') tags.push(t('st.away'));
   else if (!p.connected) tags.push(t('st.offline'));
   if (p.bot_plays) tags.push(t('st.bot_plays'));
@@ -367,9 +387,18 @@ function timeClock(app, table) {
 function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
-  const on = table && (table.phase === 'playing' || table.phase === 'pause');
+  const hold = holding(app);
+  const on = table && (table.phase === 'playing' || table.phase === 'pause' || hold);
   show(el, Boolean(on));
   if (!on) return;
+  if (hold) {
+    const left = Math.max(0, app.holdUntil - performance.now());
+    $('#clock-label').textContent = t('clock.results');
+    $('#clock-num').textContent = t('clock.secs', { n: Math.ceil(left / 1000) });
+    $('#clock-bar').style.transform = `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`;
+    el.classList.remove('urgent');
+    return;
+  }
   const label = $('#clock-label');
   const num = $('#clock-num');
   const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
