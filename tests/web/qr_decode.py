@@ -71,8 +71,14 @@ def grey(png: bytes) -> tuple[int, int, bytes]:
     return width, height, bytes(out)
 
 
-def read_qr(png: bytes) -> list[str]:
-    """The texts of the QR codes found in the picture."""
+def read_qr(png: bytes, box: tuple[int, int, int, int] | None = None) -> list[str]:
+    """The texts of the QR codes found in the picture, or in its ``box`` (left, top, width, height)."""
     width, height, pixels = grey(png)
+    if box is not None:
+        left, top, w, h = box
+        left, top = max(0, left), max(0, top)
+        w, h = min(w, width - left), min(h, height - top)
+        pixels = b"".join(pixels[(top + y) * width + left : (top + y) * width + left + w] for y in range(h))
+        width, height = w, h
     view = memoryview(pixels).cast("B", (height, width))
     return [code.text for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode)]
