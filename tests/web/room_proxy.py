@@ -3,8 +3,9 @@
 WebKit has no ``--host-resolver-rules``; it is given this proxy through the WebDriver ``proxy`` capability
 instead, so it opens ``http://gemtable.test:PORT`` (a name that is not local: an insecure context, as on a
 LAN) and reaches the test server on this machine.  It speaks just enough HTTP/1.1: ``CONNECT`` tunnels, and
-absolute-form requests (``GET http://gemtable.test:PORT/path``; WebKit sends ``ws://`` so for a WebSocket) rewritten to origin form, one request per
-connection (``Connection: close``) except a WebSocket upgrade, which is then piped both ways as is.
+absolute-form requests (``GET http://gemtable.test:PORT/path``, and ``ws://`` for a WebSocket: WebKit asks
+so) rewritten to origin form, one request per connection (``Connection: close``) except a WebSocket
+upgrade, which is then piped both ways as is.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ violations at the end of each test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -183,9 +184,7 @@ class WebKit:
 
     def close_all(self) -> None:
         for page in self.pages:
-            try:
+            with contextlib.suppress(WebDriverException):
                 page.driver.quit()
-            except WebDriverException:
-                pass
         self.pages.clear()
 
