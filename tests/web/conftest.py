@@ -125,7 +125,7 @@ def room_base(server: ServerProcess) -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("web") / "data").start()
+    proc = ServerProcess(tmp_path_factory.mktemp("web") / "data", public_url=f"http://{ROOM_HOST}:{{port}}").start()
     try:
         yield proc
     finally:

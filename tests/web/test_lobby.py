@@ -85,7 +85,7 @@ def test_the_invite_sheet_shows_the_qr_code_and_link_from_any_phone(server: Serv
     expect(sheet).to_be_visible()
     expect(sheet.locator(".qr")).to_be_visible()
     expect(sheet.locator("#invite-link")).to_have_value(f"{browser.base}/t/{code}")
-    expect(sheet.locator("#invite-tv")).to_have_attribute("href", f"/t/{code}/tv")
+    expect(sheet.locator("#invite-tv")).to_have_attribute("href", f"{browser.base}/t/{code}/tv")
     shot(jo, "phone-13-invite")
     jo.locator("#invite-close").tap()
     expect(sheet).to_be_hidden()
