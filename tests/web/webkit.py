@@ -3,16 +3,16 @@
 Every browser on an iPhone is WebKit.  Here each person is a MiniBrowser of their own, under an Xvfb
 display that the fixture starts (no desktop needed), reaching the test server as a phone in the room
 does: at ``http://gemtable.test:PORT`` through :class:`RoomProxy` (WebKit has no host-resolver rules),
-so the page is not a secure context.  Media needs a tap to start (``media-playback-requires-user-gesture``,
-as on an iPhone), and the pages' console goes to the driver's log, read for uncaught errors and CSP
-violations at the end of each test.
+so the page is not a secure context.  As on an iPhone, a muted video may start by itself and one with
+sound only from a tap.  Uncaught errors, unhandled rejections and CSP violations are collected by a
+listener put into each page once it has loaded (WebDriver classic has no way in before), read before
+the page is left and at the end of each test.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -31,7 +31,14 @@ from tests.web.room_proxy import RoomProxy
 DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 XVFB = "/usr/bin/Xvfb"
-PROBLEMS = re.compile(r"CONSOLE JS ERROR|content security policy|refused to (apply|execute|load)", re.I)
+WATCH = """if (!window.__gtProblems) {
+  window.__gtProblems = [];
+  addEventListener('error', (e) => __gtProblems.push('uncaught ' + e.message));
+  addEventListener('unhandledrejection',
+    (e) => __gtProblems.push('unhandled ' + ((e.reason && e.reason.message) || e.reason)));
+  document.addEventListener('securitypolicyviolation',
+    (e) => __gtProblems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
+}"""
 T = TypeVar("T")
 
 
@@ -69,12 +76,24 @@ class Page:
         self.driver = driver
         self.base = base
         self.log = log
+        self.seen: list[str] = []
+
+    def _collect(self) -> None:
+        with contextlib.suppress(WebDriverException):
+            self.seen += [str(p) for p in self.driver.execute_script("return window.__gtProblems || []")]
+
+    def _watch(self) -> None:
+        self.driver.execute_script(WATCH)
 
     def goto(self, path: str) -> None:
+        self._collect()
         self.driver.get(self.base + path)
+        self._watch()
 
     def reload(self) -> None:
+        self._collect()
         self.driver.refresh()
+        self._watch()
 
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
@@ -135,10 +154,8 @@ class Page:
         field.send_keys(value)
 
     def problems(self) -> list[str]:
-        if not self.log.exists():
-            return []
-        lines = self.log.read_text(errors="replace").splitlines()
-        return [f"{self.label}: {line}" for line in lines if PROBLEMS.search(line)]
+        self._collect()
+        return [f"{self.label}: {line}" for line in self.seen]
 
 
 class WebKit:
@@ -157,14 +174,11 @@ class WebKit:
     def open(self, label: str, size: tuple[int, int], lang: str = "en-GB") -> Page:
         opts = Options()
         opts.binary_location = MINIBROWSER
-        for arg in ("--automation", "--enable-write-console-messages-to-stdout=true",
-                    "--media-playback-requires-user-gesture=true"):
-            opts.add_argument(arg)
+        opts.add_argument("--automation")
         opts.proxy = Proxy({"proxyType": ProxyType.MANUAL, "httpProxy": self.proxy.address,
                             "sslProxy": self.proxy.address})
         log = self.logs / f"webkit-{label}.log"
-        env = {**os.environ, "DISPLAY": self.display, "LANGUAGE": lang.replace("-", "_"),
-               "LANG": lang.replace("-", "_") + ".UTF-8"}
+        env = {**os.environ, "DISPLAY": self.display, "LANGUAGE": lang.replace("-", "_")}
         env.pop("WAYLAND_DISPLAY", None)
         service = Service(executable_path=DRIVER, log_output=str(log), env=env)
         driver = webdriver.WebKitGTK(options=opts, service=service)
