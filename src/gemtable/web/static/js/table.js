@@ -190,6 +190,10 @@ export function announce(text) {
 let toastTimer = null;
 export function toast(text) {
   const el = $('#toast');
+  // Over an open sheet (a modal dialog is in the top layer, above everything else) the toast goes
+  // inside it, or the backdrop would dim it.
+  const over = document.querySelector('dialog[open]') || document.body;
+  if (el.parentElement !== over) over.append(el);
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toastTimer);
