@@ -92,6 +92,9 @@ def test_the_screen_stays_awake_over_plain_http_with_the_looping_video(server: S
     bob = browser.phone("bob")
     join(bob, code, "Bob")
     assert not ann.evaluate(PLAYING)  # not in the lobby
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    tv.wait_for_function(PLAYING)  # a TV is never tapped: muted, the video starts by itself
     ann.locator("#start").tap()
     expect(ann.locator("#move-deeper")).to_be_visible()
     tap(ann, "deeper")  # a tap: the video may start now if it had not

@@ -145,6 +145,8 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     tv.wait_visible("#lobby-qr .qr")
     assert qr_text(tv, "#lobby-qr .qr") == [f"http://{ROOM_HOST}:{server.port}/t/{code}"]
     shot(tv, "tv-01-lobby")
+    # Nobody taps a TV: its keep-awake video, muted, starts by itself.
+    tv.until(lambda: tv.js(PLAYING), "the TV's keep-awake video to play")
 
     ann.tap("#start")
     for page in (ann, bob, tv):
