@@ -547,7 +547,7 @@ function wire(app) {
         toast(t('err.bad-name'));
         return;
       }
-      app.joining = app.ui.send({ type: 'join', code: app.code, name }) !== undefined;
+      app.joining = app.ui.send({ type: 'join', code: app.code, name }) === true;
       render(app);
     });
   }
