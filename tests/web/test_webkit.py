@@ -216,3 +216,28 @@ def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) ->
     sam.until(lambda: sam.text(".bh-placed") in ("2 tiles placed", "3 tiles placed"), "the bots' tiles", 15)
     sam.wait_text(".bh-turn", "Your turn", timeout=15)
     shot(sam, "booty-phone-05-round-2")
+
+
+def test_a_tap_while_reconnecting_is_kept_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """An iPhone whose connection dropped (the server is killed here): the tap is kept and sent when back."""
+    code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=60, pause=1)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    ann.tap("#start")
+    ann.wait_visible("#move-deeper")
+    bob.wait_visible("#move-deeper")
+    server.kill()
+    ann.wait_text("#net", "Connection lost — reconnecting…")
+    ann.tap("#move-deeper")
+    ann.wait_text("#toast", "Offline: your tap is kept and will be sent when the connection is back.")
+    ann.until(lambda: ann.find("#move-deeper").get_attribute("aria-pressed") == "true", "Deeper shown as chosen")
+    shot(ann, "room-03-tap-kept")
+    server.start()
+    ann.wait_hidden("#net", timeout=20)
+    bob.wait_hidden("#net", timeout=20)
+    bob.wait_text("main", "has chosen", timeout=10)
+    bob.tap("#move-deeper")
+    for page in (ann, bob):
+        page.wait_text("main", "Everyone went deeper.")
