@@ -4,7 +4,8 @@
 
 Two seconds of a black 16×16 picture with a silent sound track, as MP4 (H.264 + AAC: Safari on iPhones)
 and WebM (VP8 + Opus: the rest), a couple of kilobytes each, committed under static/media/.  The page
-plays one muted and looping, inline, after a tap: the technique of the NoSleep library.  Needs Debian's
+plays one inline, the technique of the NoSleep library (table.js says how each engine wants it).  The
+sound track is needed: WebKit keeps the screen on only for a video that can be heard.  Needs Debian's
 ``ffmpeg`` (only to remake them; the tests and the server use the committed files).
 """
 

@@ -23,7 +23,17 @@ pytestmark = pytest.mark.browser
 
 PLAYING = """() => {
   const v = document.querySelector('video.keep-awake');
-  return Boolean(v) && !v.paused && v.readyState >= 2 && v.currentTime > 0;
+  return Boolean(v) && !v.paused && !v.ended && v.readyState >= 2 && v.currentTime > 0;
+}"""
+# What Blink checks before a playing video keeps the screen on (VideoWakeLock): muted, it must be at least
+# 75 % on screen and cover at least 20 % of the viewport.  And no loop attribute (WebKit's rule).
+SHAPE = """() => {
+  const v = document.querySelector('video.keep-awake');
+  const r = v.getBoundingClientRect();
+  const shown = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0))
+    * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  return {loop: v.loop, onScreen: shown / (r.width * r.height), ofViewport: shown / (innerWidth * innerHeight),
+          tappable: getComputedStyle(v).pointerEvents !== 'none'};
 }"""
 
 
@@ -101,6 +111,12 @@ def test_the_screen_stays_awake_over_plain_http_with_the_looping_video(server: S
     ann.wait_for_function(PLAYING)
     bob.locator("#move-deeper").tap()
     bob.wait_for_function(PLAYING)
+    shape = ann.evaluate(SHAPE)
+    assert shape["loop"] is False and shape["tappable"] is False, shape
+    assert shape["onScreen"] >= 0.75 and shape["ofViewport"] >= 0.2, shape
+    # It loops by seeking back (the file is two seconds long): still playing three seconds later.
+    ann.wait_for_timeout(3000)
+    assert ann.evaluate(PLAYING)
     source = ann.evaluate("document.querySelector('video.keep-awake').currentSrc")
     assert re.fullmatch(rf"http://{ROOM_HOST}:\d+/static/media/keep-awake\.(mp4|webm)", source), source
     # The second fire collapses the only cave: the results, and the video stops.

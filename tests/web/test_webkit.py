@@ -9,6 +9,7 @@ turn (rotate, pick a spot, place).  Screenshots go beside Chromium's as artifact
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +26,12 @@ from tests.web.webkit import Page, WebKit, Xvfb
 pytestmark = pytest.mark.webkit
 
 PLAYING = """const v = document.querySelector('video.keep-awake');
-  return Boolean(v) && !v.paused && v.readyState >= 2 && v.currentTime > 0;"""
+  return Boolean(v) && !v.paused && !v.ended && v.readyState >= 2 && v.currentTime > 0;"""
+# What WebKit checks before a playing video keeps the screen on (HTMLMediaElement::shouldDisableSleep):
+# no loop attribute, and it can be heard: not muted, a volume, a sound track (ours is silent).
+AUDIBLE = """const v = document.querySelector('video.keep-awake');
+  return {loop: v.loop, muted: v.muted, volume: v.volume,
+          sound: v.audioTracks ? v.audioTracks.length : (v.webkitAudioDecodedByteCount || 0)};"""
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +163,11 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     ann.wait_text(".choice-note", "Your choice: Deeper")
     # The screen is kept awake over plain HTTP: the tap started the looping video.
     ann.until(lambda: ann.js(PLAYING), "the keep-awake video to play")
+    audible = ann.js(AUDIBLE)
+    assert audible["loop"] is False and audible["muted"] is False and audible["volume"] > 0, audible
+    assert audible["sound"] > 0, audible
+    time.sleep(3)  # longer than the file: it loops by seeking back
+    assert ann.js(PLAYING)
     shot(ann, "phone-03-chosen")
     # Bob reloads in the middle of the decision: same seat, same cave.
     bob.wait_text("main", "has chosen")
@@ -181,6 +192,7 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
         page.wait_text("main", "Ann wins!", timeout=15)
     ann.wait_visible("#again")
     ann.until(lambda: ann.count("table.scores tbody tr") == 2, "two rows of scores")
+    # It looped by seeking back (the file is two seconds long) all along, and stops after the game.
     ann.until(lambda: not ann.js(PLAYING), "the keep-awake video to stop after the game")
     shot(ann, "phone-08-results")
     shot(tv, "tv-05-results")

@@ -435,24 +435,35 @@ function tickClock(app) {
 //
 // The Wake Lock API where the browser has it (a secure context: https or localhost). Over
 // plain http:// on a LAN, the way phones reach the table, there is none: there the screen is
-// kept awake by a muted, looping, inline video of a few bytes from our own origin, started by
-// a tap (the NoSleep technique). It is also the fallback when a wake lock is refused.
+// kept awake by a tiny video from our own origin, the NoSleep technique, shaped to what each
+// engine actually checks before it keeps a screen on for a playing video:
+// - Blink (VideoWakeLock): the video is audible, or it is at least 75 % on screen and covers at
+//   least 20 % of the viewport. Ours covers the viewport, behind the page, at 1 % opacity, muted.
+// - WebKit (HTMLMediaElement::shouldDisableSleep, every iPhone browser): never for a video with
+//   the loop attribute, and only when it can be heard: not muted, volume above 0, a sound track.
+//   Ours has a silent sound track; on WebKit a tap unmutes it (unmuting needs a tap).
+// Both: it loops by seeking back, not with the loop attribute. The video is also the fallback when
+// a wake lock is refused.
 
 let lock = null;
 let asking = false;
 let video = null;
 let wantAwake = false;
+const WEBKIT = /AppleWebKit\//.test(navigator.userAgent) && !/(Chrome|Chromium|Edg)\//.test(navigator.userAgent);
 
 function keepAwakeVideo() {
   if (!video) {
-    video = h('video', { class: 'keep-awake', muted: true, loop: true, playsinline: true, 'webkit-playsinline': true,
-      preload: 'auto', disableremoteplayback: true, 'aria-hidden': 'true', tabindex: '-1', width: 16, height: 16 },
+    video = h('video', { class: 'keep-awake', muted: true, playsinline: true, 'webkit-playsinline': true,
+      preload: 'auto', disableremoteplayback: true, 'aria-hidden': 'true', tabindex: '-1' },
     h('source', { src: '/static/media/keep-awake.mp4', type: 'video/mp4' }),
     h('source', { src: '/static/media/keep-awake.webm', type: 'video/webm' }));
     video.muted = true;
+    // Two seconds long: back to the start after one, so it never ends.
+    video.addEventListener('timeupdate', () => { if (video.currentTime > 1) video.currentTime = 0; });
+    video.addEventListener('ended', () => { if (wantAwake) playVideo(false); });
     document.body.append(video);
-    // Browsers start a video only from a tap: every tap tries again while the screen should stay on.
-    const kick = () => { if (wantAwake && !lock) playVideo(); };
+    // Browsers start (or unmute) a video only in a tap: every tap tries while the screen should stay on.
+    const kick = () => { if (wantAwake && !lock) playVideo(true); };
     for (const type of ['pointerup', 'touchend', 'click', 'keydown']) {
       document.addEventListener(type, kick, { capture: true, passive: true });
     }
@@ -460,11 +471,23 @@ function keepAwakeVideo() {
   return video;
 }
 
-function playVideo() {
+function playVideo(tapped) {
   const v = keepAwakeVideo();
-  if (!v.paused) return;
+  if (tapped && WEBKIT && v.muted) {
+    v.muted = false;
+    v.volume = 1;
+  }
+  if (!v.paused && !v.ended) return;
   const played = v.play();
-  if (played && played.catch) played.catch(() => { /* no tap yet: the next tap starts it */ });
+  if (played && played.catch) {
+    played.catch(() => {
+      // Not allowed with sound outside a tap: muted now, and the next tap unmutes it.
+      if (!v.muted) {
+        v.muted = true;
+        v.play().catch(() => {});
+      }
+    });
+  }
 }
 
 function pauseVideo() {
@@ -494,7 +517,7 @@ async function wakeLock(app) {
     } catch { lock = null; } finally { asking = false; }
   }
   if (lock) pauseVideo();
-  else if (wantAwake) playVideo();
+  else if (wantAwake) playVideo(false);
 }
 
 // --- copying the link -----------------------------------------------------------------
