@@ -161,7 +161,7 @@ class Page:
 class WebKit:
     """The MiniBrowsers of one test; ``close_all`` quits them."""
 
-    PHONE = (390, 844)  # asked for; MiniBrowser's window is never narrower than 447 px (its toolbar)
+    PHONE = (390, 844)  # asked for; MiniBrowser's window is never narrower than 447 px
     TV = (1920, 1080)
 
     def __init__(self, display: str, proxy: RoomProxy, base: str, logs: Path) -> None:
