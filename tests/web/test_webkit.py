@@ -83,8 +83,15 @@ def qr_text(page: Page, css: str) -> list[str]:
                    "return [r.left, r.top, r.width, r.height].map(Math.round)", css)
     left, top, width, height = rect
     margin = 16  # the quiet zone a camera needs around the code
-    return read_qr(page.driver.get_screenshot_as_png(),
-                   (left - margin, top - margin, width + 2 * margin, height + 2 * margin))
+    box = (left - margin, top - margin, width + 2 * margin, height + 2 * margin)
+    # Read as a camera does, frame after frame: a screenshot can come before the image is painted.
+    def read() -> list[str]:
+        png = page.driver.get_screenshot_as_png()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / f"webkit-qr-read-{page.label}.png").write_bytes(png)  # the last frame read, to look at
+        return read_qr(png, box)
+
+    return page.until(read, f"the QR code in {css} at {rect} to read", 5)
 
 
 def join(page: Page, code: str, name: str) -> None:

@@ -480,9 +480,10 @@ function playVideo(tapped) {
   if (!v.paused && !v.ended) return;
   const played = v.play();
   if (played && played.catch) {
-    played.catch(() => {
-      // Not allowed with sound outside a tap: muted now, and the next tap unmutes it.
-      if (!v.muted) {
+    played.catch((e) => {
+      // Not allowed with sound outside a tap: muted now, and the next tap unmutes it. (Not when the
+      // play was cut short by a pause: the game is over.)
+      if (wantAwake && !v.muted && e && e.name === 'NotAllowedError') {
         v.muted = true;
         v.play().catch(() => {});
       }
