@@ -200,7 +200,8 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     ann.wait_visible("#again")
     ann.until(lambda: ann.count("table.scores tbody tr") == 2, "two rows of scores")
     # It looped by seeking back (the file is two seconds long) all along, and stops after the game.
-    ann.until(lambda: not ann.js(PLAYING), "the keep-awake video to stop after the game")
+    state = "const v = document.querySelector('video.keep-awake'); return [document.body.dataset.phase, v.paused]"
+    ann.until(lambda: not ann.js(PLAYING), f"the keep-awake video to stop after the game (then: {ann.js(state)})")
     shot(ann, "phone-08-results")
     shot(tv, "tv-05-results")
 
