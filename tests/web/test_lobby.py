@@ -32,8 +32,12 @@ def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
         gus.locator("#add-bot").tap()
     people = gus.locator("#people .person:not(.empty)")
     expect(people).to_have_count(1 + len(strategies))
-    expect(gus.locator("#people .is-bot").filter(has_text="Monte Carlo")).to_contain_text("bot")
-    gus.get_by_role("button", name="Remove Monte Carlo").tap()
+    monte = gus.locator("#people .is-bot").filter(has_text="Monte Carlo")
+    expect(monte).to_contain_text("Monte Carlo bot")  # a bot has a name; its strategy is shown beside it
+    name = monte.locator(".name").text_content()
+    bot_names = gus.locator("#people .is-bot .name").all_text_contents()
+    assert len(set(bot_names)) == len(strategies), bot_names
+    gus.get_by_role("button", name=f"Remove {name}").tap()
     expect(people).to_have_count(len(strategies))
     expect(gus.locator("#people")).not_to_contain_text("Monte Carlo")
     while people.count() < 8:

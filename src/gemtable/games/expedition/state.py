@@ -118,6 +118,8 @@ class ExpeditionState:
         self.last_takes: Takes | None = None
         """What the leavers of the last reveal took, if anyone walked out."""
         self.collapsed_by: int | None = None
+        self.lost_at_collapse: list[int] = []
+        """What each explorer inside lost at the collapse, in the order of ``inside`` (public)."""
         self.deck_ran_out = False
         self.chest_by_cave: list[list[int]] = []
         self.inputs: list[JSON] = []
@@ -222,7 +224,14 @@ class ExpeditionState:
         return self.phase == OVER
 
     def scores(self) -> list[int]:
-        """Banked gems plus relic values, per seat."""
+        """Banked gems plus relic values, per seat, for the seats up to the last one that played.
+
+        A table's game has 16 seats, handed out from 0 as players walk in: a game of three lists
+        three scores, not thirteen phantom zeros after them."""
+        totals = self._totals()
+        return totals[: 1 + max((s for s in range(self._seats) if self.played[s]), default=-1)]
+
+    def _totals(self) -> list[int]:
         return [gems + relics for gems, relics in zip(self.chest, self.relic_points, strict=True)]
 
     def winners(self) -> list[int]:
@@ -298,6 +307,7 @@ class ExpeditionState:
         self.last_choices = None
         self.last_takes = None
         self.collapsed_by = None
+        self.lost_at_collapse = []
         self.deck_ran_out = False
         self.phase = CHOOSE
         self._turn_card()
@@ -354,6 +364,7 @@ class ExpeditionState:
 
     def _collapse(self, card: int) -> None:
         carried = self.carried
+        self.lost_at_collapse = [carried[seat] for seat in self.inside]
         for seat in self.inside:
             self.lost += carried[seat]
             carried[seat] = 0
@@ -440,7 +451,7 @@ class ExpeditionState:
         self.returned += sum(self.path_gems)
         self.path_gems = [0] * len(self.path)
         self.relics_left += self.path.count(RELIC)
-        self.chest_by_cave.append(self.scores())
+        self.chest_by_cave.append(self._totals())
         self.phase = OVER if self.cave >= self.rules.caves else ROSTER
 
 

@@ -73,6 +73,7 @@ async function handle(app, msg) {
     await loadGame(app, table.game);
     app.prev = app.table;
     app.table = table;
+    holdResults(app);
     timeClock(app, table);
     effects(app);
     render(app);
@@ -108,6 +109,24 @@ async function loadGame(app, name) {
     try { app.game = await import(`./${name}.js`); } catch { app.game = null; }
   }
   if (!app.game) app.game = await import('./nogame.js');
+}
+
+/** A game that asks for it (holdResults) shows its final state for the usual pause before the
+ *  results, as it does between rounds; a page that opens on the results shows them at once. */
+function holdResults(app) {
+  const was = app.prev;
+  const now = app.table;
+  const ends = was && now.phase === 'results' && (was.phase === 'playing' || was.phase === 'pause')
+    && was.game_number === now.game_number;
+  if (now.phase !== 'results') app.holdUntil = 0;
+  if (!ends || !app.game.holdResults) return;
+  const ms = (now.settings.pause || 0) * 1000;
+  app.holdUntil = performance.now() + ms;
+  setTimeout(() => render(app), ms + 30);
+}
+
+function holding(app) {
+  return Boolean(app.holdUntil) && performance.now() < app.holdUntil;
 }
 
 /** An optional hook of the game module (clockLabel, settingsText): its answer, or null. */
@@ -217,7 +236,8 @@ function render(app) {
   const table = app.table;
   renderNet(app);
   if (!table) return;
-  const { me, phase } = table;
+  const { me } = table;
+  const phase = holding(app) ? 'pause' : table.phase;
   document.body.dataset.phase = phase;
   const who = $('#who');
   if (who) who.textContent = me ? me.name : '';
@@ -293,20 +313,29 @@ function personRow(app, p) {
   const tags = [];
   if (me && p.id === me.id) tags.push(t('people.you'));
   if (p.id === table.host) tags.push(t('people.host'));
-  if (p.bot) tags.push(t('people.bot_short'));
+  if (p.bot) tags.push(t('people.bot_of', { kind: botName(p.bot) }));
   if (p.status === 'away') tags.push(t('st.away'));
   else if (!p.connected) tags.push(t('st.offline'));
+  if (p.bot_plays) tags.push(t('st.bot_plays'));
   if (p.status === 'waiting') tags.push(t('st.waiting'));
-  const remove = me && me.host && p.bot && p.chair !== null
-    ? h('button', { class: 'btn small ghost', type: 'button', text: t('lobby.remove'),
-      'aria-label': t('lobby.remove_who', { name: personName(p) }),
-      on: { click: () => app.ui.send({ type: 'remove_bot', chair: p.chair }) } })
-    : null;
+  const remove = removeButton(app, p);
   return h('li', { class: ['person', p.bot && 'is-bot', me && p.id === me.id && 'is-me'] },
     icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
     h('span', { class: 'name', text: personName(p) }),
     tags.length ? h('span', { class: 'tags', text: tags.join(' · ') }) : null,
     remove);
+}
+
+/** The host's button on a row: take a bot out of its chair, or remove someone whose phone is gone. */
+function removeButton(app, p) {
+  const me = app.table.me;
+  if (!me || !me.host || p.id === me.id || p.status === 'gone') return null;
+  let message = null;
+  if (p.bot && p.chair !== null) message = { type: 'remove_bot', chair: p.chair };
+  else if (!p.bot && !p.connected) message = { type: 'remove', person: p.id };
+  if (!message) return null;
+  return h('button', { class: 'btn small ghost', type: 'button', text: t('lobby.remove'),
+    'aria-label': t('lobby.remove_who', { name: personName(p) }), on: { click: () => app.ui.send(message) } });
 }
 
 function botName(kind) {
@@ -408,9 +437,18 @@ function timeClock(app, table) {
 function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
-  const on = table && (table.phase === 'playing' || table.phase === 'pause');
+  const hold = holding(app);
+  const on = table && (table.phase === 'playing' || table.phase === 'pause' || hold);
   show(el, Boolean(on));
   if (!on) return;
+  if (hold) {
+    const left = Math.max(0, app.holdUntil - performance.now());
+    $('#clock-label').textContent = t('clock.results');
+    $('#clock-num').textContent = t('clock.secs', { n: Math.ceil(left / 1000) });
+    $('#clock-bar').style.transform = `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`;
+    el.classList.remove('urgent');
+    return;
+  }
   const label = $('#clock-label');
   const num = $('#clock-num');
   const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
