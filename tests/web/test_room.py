@@ -9,6 +9,7 @@ kept awake by the tiny looping video, and a tap made while the phone is reconnec
 from __future__ import annotations
 
 import re
+import urllib.request
 from typing import Any
 
 import pytest
@@ -174,3 +175,14 @@ def test_a_tap_while_offline_says_it_did_not_count_when_the_decision_is_over(
                                                timeout=20_000)
     expect(ann.locator("#net")).to_be_hidden()
     shot(ann, "room-04-tap-did-not-count-ja")
+
+
+def test_the_keep_awake_videos_are_served_in_ranges(server: ServerProcess) -> None:
+    """Safari fetches a video in byte ranges and plays none that is not served so."""
+    for name, kind in (("keep-awake.mp4", "video/mp4"), ("keep-awake.webm", "video/webm")):
+        req = urllib.request.Request(f"{server.base}/static/media/{name}", headers={"Range": "bytes=0-99"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 206, name
+            assert r.headers.get_content_type() == kind
+            assert r.headers["content-range"].startswith("bytes 0-99/")
+            assert len(r.read()) == 100
