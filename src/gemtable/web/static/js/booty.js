@@ -336,7 +336,7 @@ export function renderActions(el, v, ui) {
     : fits ? t('bh.tap_spot') : t('bh.no_spot');
   if (b.note.textContent !== note) b.note.textContent = note;
   const slices = turn(st.drawn.slices, L.r);
-  put(b.tile, tileSvg(slices, L.spin ? 'bh-spin' : '', `${t('bh.your_tile')}: ${t('bh.turned', { n: L.r })}`));
+  put(b.tile, tileSvg(slices, L.spin ? 'bh-spin' : '', `${t('bh.your_tile')}: ${t('bh.turned', { deg: L.r * 90 })}`));
   put(b.rotate, s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' },
     s('path', { d: 'M19 12a7 7 0 1 1-2.05-4.95M19 4v4h-4', class: 'ln' })), t('bh.rotate'));
   put(b.place, t('bh.confirm'));
