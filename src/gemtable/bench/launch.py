@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Self
 
@@ -39,6 +39,8 @@ class Launcher:
         self.env = env
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.preexec: Callable[[], None] | None = None
+        """Run in the child before the server starts (resource limits, say)."""
 
     @property
     def base(self) -> str:
@@ -64,7 +66,8 @@ class Launcher:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, env={**os.environ, **(self.env or {})})
+                                         stdin=subprocess.DEVNULL, env={**os.environ, **(self.env or {})},
+                                         preexec_fn=self.preexec)
         if self.core is not None:
             os.sched_setaffinity(self.proc.pid, {self.core})
         deadline = time.monotonic() + timeout
