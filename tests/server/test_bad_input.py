@@ -105,7 +105,7 @@ def test_spectators_forged_and_stale_tokens_cannot_act(server: ServerProcess) ->
         forger = await Client.open(server.ws)
         await forger.send({"type": "hello", "code": code, "token": "A" * 32})
         assert (await forger.error())["code"] == "unknown-token"
-        assert (await answer(forger, {"type": "choose", "move": "camp"}))["code"] == "spectator"
+        assert (await answer(forger, {"type": "choose", "move": "camp"}))["code"] == "no-table"  # not even looking on
         # Bob leaves; his old token is worth nothing now, on any phone.
         await bob.leave()
         await ann.until(lambda s: all(p["name"] != "Bob" or p["status"] == "gone" for p in s["people"]))

@@ -91,8 +91,14 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
             return _error("bad-request", "a game number is a whole number", 400)
         if not 1 <= number < 2**63:  # beyond what the store can even look up
             return _error("no-record", "no finished game with that number at that table", 404)
-        record = await store.record(code, number)
-        if record is None:
+        address = _address(request)
+        try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
+            hub.may_look_up(address)
+            record = await store.record(code, number)
+            hub.looked_up(address, record is not None)
+        except TableError as exc:
+            if exc.code == "slow-down":
+                return _error(exc.code, exc.message, 429)
             return _error("no-record", "no finished game with that number at that table", 404)
         return JSONResponse(record)
 
@@ -124,14 +130,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         })
 
     async def _lookup(request: Request) -> Any:
-        address = _address(request)
-        if not hub.lookups.peek(address):
-            return _error("slow-down", "too many tries; wait a minute", 429)
-        live = await hub.open(request.path_params["code"])
-        if live is None:
-            hub.lookups.allow(address)
-            return _error("no-table", "there is no table with that code", 404)
-        return live
+        try:
+            return await hub.find(_address(request), request.path_params["code"])
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
 
     async def websocket(ws: WebSocket) -> None:
         address = address_key(ws.client.host if ws.client else "?")
