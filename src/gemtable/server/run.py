@@ -14,6 +14,7 @@ import segno
 import uvicorn
 
 from gemtable.server.app import create_app
+from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
@@ -97,8 +98,10 @@ def serve(args: argparse.Namespace) -> int:
     if not args.no_qr and sys.stdout.isatty():
         segno.make(url, error="l").terminal(compact=True)
     logging.getLogger("uvicorn.error").addFilter(QuietBadText())
+    guarded = guard_server(limits)  # half-sent requests, the open-file limit, a flooding log
     uvicorn.run(
         app,
+        **guarded,
         host=host,
         port=args.port,
         log_level="warning",
