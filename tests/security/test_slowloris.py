@@ -175,3 +175,12 @@ def test_finished_requests_are_not_held_to_the_request_time(tuned: Callable[...,
 
     run(scenario())
     clean_log(server)
+
+
+def test_a_proxy_on_this_host_is_not_counted(tuned: Callable[..., TunedServer]) -> None:
+    """127.0.0.1 (where a reverse proxy on this host connects from; uvicorn takes the phone's address from its
+    ``X-Forwarded-For``) speaks for many phones: its unfinished requests are not counted."""
+    server = tuned(request_seconds=120.0)
+    with holding(half_sent(server, "127.0.0.1", MOST + 8)) as proxied:
+        a_phone_plays(server, "127.0.0.1")
+        assert still_open(proxied) == MOST + 8

@@ -36,6 +36,12 @@ RECEIVING = (h11.IDLE, h11.SEND_BODY)
 """The client's h11 states while its request is still coming in."""
 
 
+PROXIES = frozenset({"127.0.0.1", "::1"})
+"""Where a reverse proxy on this host connects from (uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1): it
+speaks for many phones at once, so its unfinished requests are not counted (their deadline still holds), and
+it has its own bound on slow clients (nginx's ``client_header_timeout``, 60 s)."""
+
+
 class Guard:
     """The unfinished requests per address, and the time each may take."""
 
@@ -47,6 +53,8 @@ class Guard:
         self.turned_away = 0
 
     def enter(self, address: str) -> bool:
+        if address in PROXIES:
+            return True
         count = self.unfinished.get(address, 0)
         if count >= self.most:
             self.turned_away += 1
@@ -55,6 +63,8 @@ class Guard:
         return True
 
     def leave(self, address: str) -> None:
+        if address in PROXIES:
+            return
         left = self.unfinished.get(address, 1) - 1
         if left > 0:
             self.unfinished[address] = left
