@@ -42,14 +42,15 @@ def half_sent(server: ServerProcess, source: str, n: int, data: bytes = HALF) ->
 
 
 def closed_by_server(s: socket.socket) -> bool:
-    """Whether the server has closed this socket (it reads as end of file, or was reset)."""
-    readable, _, _ = select.select([s], [], [], 0)
-    if not readable:
-        return False
-    try:
-        return s.recv(4096, socket.MSG_PEEK) == b""
-    except OSError:
-        return True
+    """Whether the server has closed this socket (it reads as end of file, or was reset); what it sent
+    before is read and dropped."""
+    while select.select([s], [], [], 0)[0]:
+        try:
+            if s.recv(65536) == b"":
+                return True
+        except OSError:
+            return True
+    return False
 
 
 def wait_until(test: Callable[[], bool], seconds: float = 30.0) -> bool:
