@@ -106,7 +106,7 @@ def test_bots_get_distinct_names() -> None:
 
 def test_a_tab_or_newline_in_a_name_becomes_a_space() -> None:
     assert clean_name("Ann\tLee") == "Ann Lee"
-    assert clean_name(" Ann\n\nLee\u0007 ") == "Ann Lee"
+    assert clean_name(" Ann\n\nLee\r\n ") == "Ann Lee"
 
 
 def test_a_finished_game_record_carries_the_final_view_and_the_bots() -> None:
