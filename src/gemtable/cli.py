@@ -35,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data", type=Path, default=None, help="data folder (default: ~/.local/share/gemtable)")
     serve.add_argument("--redis", default=None, help="cluster mode: a Redis URL (or GEMTABLE_REDIS)")
     serve.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address phones use, in every link and QR code (or GEMTABLE_PUBLIC_URL; "
+                            "default: this machine's LAN address)")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="another host name requests may use (repeatable; or GEMTABLE_ALLOWED_HOSTS)")
     serve.add_argument("--message-rate", type=float, default=None,
                        help="messages a second one connection may send (default 20; raise it for bot loads)")
     serve.add_argument("--allow-scripts", action="store_true", help="let tables use a scripted deck (tests, demos)")

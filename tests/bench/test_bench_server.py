@@ -50,6 +50,20 @@ def test_bench_server_starts_its_own_server_and_measures_reveals(capsys: pytest.
     assert result["server"]["started_by_bench"] is True
 
 
+def test_bench_server_baseline_runs_the_same_phones_against_the_minimal_room_server(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = bench(capsys, "--baseline")
+    assert result["server"]["kind"] == "gemtable"
+    base = result["baseline"]
+    assert base["server"]["kind"] == "baseline (websockets alone)"
+    check_run(result["runs"]["instant"])
+    check_run(base["runs"]["instant"])  # the same phones held the same conversation with it
+    ratio = result["ratio"]["instant"]
+    assert ratio["reveals_per_second"] == round(
+        result["runs"]["instant"]["reveals_per_second"] / base["runs"]["instant"]["reveals_per_second"], 3)
+
+
 def test_bench_server_against_a_running_server_finds_its_process(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -24,9 +24,11 @@ def free_port() -> int:
 class ServerProcess:
     """``gemtable serve`` as a child process; ``kill()`` is a real SIGKILL."""
 
-    def __init__(self, data: Path, extra: list[str] | None = None) -> None:
+    def __init__(self, data: Path, extra: list[str] | None = None, public_url: str | None = None) -> None:
         self.data = data
         self.port = free_port()
+        self.public_url = public_url.format(port=self.port) if public_url else None
+        """``--public-url`` (``{port}`` is replaced by the server's port), as a host behind a name would set."""
         # By default: scripted decks allowed, and (since scripted test games run far faster than thumbs)
         # the per-connection message rate lifted.  ``extra=[]`` runs the server as a party would.
         self.extra = ["--allow-scripts", "--message-rate", "1000"] if extra is None else extra
@@ -45,6 +47,8 @@ class ServerProcess:
         self.data.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--data", str(self.data), "--no-qr", *self.extra]
+        if self.public_url:
+            cmd += ["--public-url", self.public_url]
         log = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
         deadline = time.monotonic() + 20

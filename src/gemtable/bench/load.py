@@ -369,6 +369,8 @@ class Load:
 
     targets: list[Target] = field(default_factory=list)
     """Cluster mode: every node; a table's phones are spread over them, round robin."""
+    rooms_by_join: bool = False
+    """The baseline room server: a room is made by its first join (no HTTP API to create tables)."""
 
     def target_for(self, table: int, phone: int) -> Target:
         """The node phone ``phone`` of table ``table`` talks to (any node serves any table)."""
@@ -441,6 +443,10 @@ class Load:
         gc.freeze()
 
     async def _create_tables(self) -> None:
+        if self.rooms_by_join:
+            for table in self.tables:
+                table.code = f"R{table.index}"
+            return
         body = json.dumps({"game": "expedition", "seconds": DECISION_SECONDS, "pause": self.pause})
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)

@@ -74,6 +74,9 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        "them (default 0: one embedded server)")
     bench.add_argument("--kill", action="store_true",
                        help="cluster mode: at the end, kill -9 a node and time until its tables run again")
+    bench.add_argument("--baseline", action="store_true",
+                       help="also run the same phones against a minimal room server written with the websockets "
+                       "library alone (gemtable.bench.baseline), and print both figures and their ratio")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.set_defaults(run=main)
 
@@ -93,6 +96,7 @@ class Options:
     seed: int | None = None
     nodes: int = 0
     kill: bool = False
+    baseline: bool = False
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
@@ -110,6 +114,7 @@ class Options:
             seed=args.seed,
             nodes=args.nodes,
             kill=args.kill,
+            baseline=getattr(args, "baseline", False),
         )
 
     def check(self) -> None:
@@ -125,6 +130,8 @@ class Options:
             raise ValueError("--nodes must be from 0 to 8, and not with --url")
         if self.kill and self.nodes < 2:
             raise ValueError("--kill needs a cluster of at least two nodes")
+        if self.baseline and self.url:
+            raise ValueError("--baseline starts both servers itself: not with --url")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -144,7 +151,11 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2))
     else:
         print_report(result)
-    return 0 if all(run["errors"] == 0 for run in result["runs"].values()) else 1
+        if "baseline" in result:
+            print_report(result["baseline"])
+            print_ratios(result)
+    runs = [*result["runs"].values(), *result.get("baseline", {}).get("runs", {}).values()]
+    return 0 if all(run["errors"] == 0 for run in runs) else 1
 
 
 def _say(text: str) -> None:
@@ -179,9 +190,12 @@ class LocalServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--data", str(self.folder / "data"), "--no-qr", *self.extra]
+
     def start(self) -> LocalServer:
-        command = [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--data", str(self.folder / "data"), "--no-qr", *self.extra]
+        command = self.command()
         log = (self.folder / "server.log").open("ab")
         self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
@@ -215,6 +229,17 @@ class LocalServer:
                 self.proc.kill()
                 self.proc.wait(10)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class BaselineServer(LocalServer):
+    """The minimal room server (``gemtable.bench.baseline``) in a child process, started the same way."""
+
+    def __init__(self, core: int | None, pause: float) -> None:
+        super().__init__(core)
+        self.pause = pause
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "gemtable.bench.baseline", "--port", str(self.port), "--pause", str(self.pause)]
 
 
 class Cluster:
@@ -282,7 +307,34 @@ class Cluster:
 
 
 def run_bench(options: Options, progress: Any = None) -> dict[str, Any]:
-    """Run the benchmark described by ``options``; returns the report (see ``--json``)."""
+    """Run the benchmark described by ``options``; returns the report (see ``--json``).  With
+    ``options.baseline``, the same phones then play against the minimal room server, whose report is
+    ``result["baseline"]``, and ``result["ratio"]`` compares the two, pace by pace."""
+    result = _run_one(options, progress)
+    if options.baseline:
+        say = progress or (lambda text: None)
+        say("baseline: the same phones against the minimal websockets room server ...")
+        base = _run_one(options, progress, baseline=True)
+        result["baseline"] = base
+        result["ratio"] = {pace: _ratio(run, base["runs"][pace]) for pace, run in result["runs"].items()
+                           if pace in base["runs"]}
+    return result
+
+
+def _ratio(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
+    def div(a: Any, b: Any) -> float | None:
+        return None if a is None or not b else round(a / b, 3)
+
+    return {
+        "reveals_per_second": div(ours["reveals_per_second"], theirs["reveals_per_second"]),
+        "latency_p50": div(ours["latency_ms"]["p50"], theirs["latency_ms"]["p50"]),
+        "latency_p99": div(ours["latency_ms"]["p99"], theirs["latency_ms"]["p99"]),
+        "server_cpu": div(ours["server_cpu_percent"], theirs["server_cpu_percent"]),
+        "rss_per_table": div(ours["rss_per_table_kb"], theirs["rss_per_table_kb"]),
+    }
+
+
+def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> dict[str, Any]:
     options.check()
     say = progress or (lambda text: None)
     cpus = os.cpu_count() or 1
@@ -298,6 +350,10 @@ def run_bench(options: Options, progress: Any = None) -> dict[str, Any]:
             server = cluster.nodes[0]
             target = Target.parse(server.url)
             pids = [node.pid for node in cluster.nodes]
+        elif baseline:
+            server = BaselineServer(core=0 if pin else None, pause=options.pause).start()
+            target = Target.parse(server.url)
+            pids = [server.pid]
         elif options.url is None:
             server = LocalServer(core=0 if pin else None).start()
             target = Target.parse(server.url)
@@ -315,14 +371,15 @@ def run_bench(options: Options, progress: Any = None) -> dict[str, Any]:
         )
         say(placement)
         targets = [Target.parse(node.url) for node in cluster.nodes] if cluster else []
-        result = asyncio.run(_drive(options, target, pids, say, targets, cluster))
+        result = asyncio.run(_drive(options, target, pids, say, targets, cluster, baseline))
         result["placement"] = placement
         result["server"] = {
             "url": target.base,
             "pids": pids,
             "started_by_bench": server is not None,
-            "store": (f"redis, {options.nodes} node{'s' if options.nodes > 1 else ''}" if cluster
-                      else "sqlite (temporary folder)" if server is not None else "as configured"),
+            "kind": "baseline (websockets alone)" if baseline else "gemtable",
+            "store": ("none" if baseline else f"redis, {options.nodes} node{'s' if options.nodes > 1 else ''}"
+                      if cluster else "sqlite (temporary folder)" if server is not None else "as configured"),
             **result["server"],
         }
         if server is not None and server.proc is not None and server.proc.poll() is not None:
@@ -348,12 +405,13 @@ def _server_rss(pids: list[int]) -> int | None:
 
 
 async def _drive(options: Options, target: Target, pids: list[int], say: Any,
-                 targets: list[Target] | None = None, cluster: Cluster | None = None) -> dict[str, Any]:
+                 targets: list[Target] | None = None, cluster: Cluster | None = None,
+                 baseline: bool = False) -> dict[str, Any]:
     seed = options.seed if options.seed is not None else random.randrange(1 << 30)
     base = random.Random(seed).randrange(100, 200)  # fresh source addresses for every run
     idle_rss = _server_rss(pids)
     load = Load(target, list(range(options.tables)), options.players, base, options.pause,
-                deflate=options.deflate, seed=seed, targets=targets or [])
+                deflate=options.deflate, seed=seed, targets=targets or [], rooms_by_join=baseline)
     takeover: dict[str, Any] | None = None
     began = time.monotonic()
     try:
@@ -466,7 +524,8 @@ def print_report(result: dict[str, Any]) -> None:
 
     settings = result["settings"]
     runs = result["runs"]
-    table = Table(title=f"gemtable bench server: {settings['tables']} tables x {settings['players']} phones",
+    kind = result["server"].get("kind", "gemtable")
+    table = Table(title=f"{kind}: {settings['tables']} tables x {settings['players']} phones",
                   caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores")
     table.add_column("")
     for pace in runs:
@@ -514,4 +573,21 @@ def print_report(result: dict[str, Any]) -> None:
                           "message limit: at this size that limit, not the server, is the ceiling.")
 
 
-__all__ = ["Options", "add_arguments", "run_bench"]
+def print_ratios(result: dict[str, Any]) -> None:
+    """gemtable against the baseline measured in the same run: above 1 means gemtable's figure is larger."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="gemtable / baseline, same run")
+    table.add_column("")
+    ratios = result["ratio"]
+    for pace in ratios:
+        table.add_column(f"{pace} pace", justify="right")
+    for key, label in (("reveals_per_second", "reveals per second"), ("latency_p50", "latency p50"),
+                       ("latency_p99", "latency p99"), ("server_cpu", "server CPU"),
+                       ("rss_per_table", "RSS per table")):
+        table.add_row(label, *("-" if r[key] is None else f"{r[key]:.2f}" for r in ratios.values()))
+    Console().print(table)
+
+
+__all__ = ["Options", "add_arguments", "print_ratios", "run_bench"]

@@ -12,6 +12,7 @@ from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,15 +27,21 @@ from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import Limits, address_key
 from gemtable.server.security import SecurityHeaders
+from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+QR_CACHE = 4096
+"""Tables whose join QR code is kept (each about 4 KB of SVG; the oldest is dropped first)."""
 
 
 def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | None = None,
-               bus: Bus | None = None, node_id: str | None = None, hub: Hub | None = None) -> Starlette:
+               bus: Bus | None = None, node_id: str | None = None, hub: Hub | None = None,
+               site: Site | None = None) -> Starlette:
     hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id)
+    site = site or Site.build(8000)
+    qr_cache: dict[str, bytes] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -58,7 +65,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
             table = await hub.create(_address(request), data)
         except TableError as exc:
             return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 400)
-        return JSONResponse({"code": table.code, "url": _join_url(request, table.code)}, status_code=201)
+        return JSONResponse({"code": table.code, "url": site.join_url(table.code)}, status_code=201)
 
     async def table_summary(request: Request) -> Response:
         live = await _lookup(request)
@@ -73,15 +80,22 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
             "chairs": table.kind.max_seats,
             "taken": sum(1 for chair in table.chairs() if chair is not None),
             "queue": len(table.queue()),
-            "url": _join_url(request, table.code),
+            "url": site.join_url(table.code),
         })
 
     async def table_qr(request: Request) -> Response:
+        """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
+        the same per-address limit as any other lookup of a code."""
         code = normal_code(request.path_params["code"])
-        qr = segno.make(_join_url(request, code), error="m")
-        out = io.BytesIO()
-        qr.save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2, dark="#111", light="#fff")
-        return Response(out.getvalue(), media_type="image/svg+xml")
+        svg = qr_cache.get(code)
+        if svg is None:
+            live = await _lookup(request)
+            if isinstance(live, Response):
+                return live
+            svg = qr_cache[live.code] = _qr_svg(site.join_url(live.code))
+            if len(qr_cache) > QR_CACHE:
+                del qr_cache[next(iter(qr_cache))]
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     async def game_record(request: Request) -> Response:
         code = normal_code(request.path_params["code"])
@@ -114,6 +128,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
                 "bots": bot_names(name),
             })
         return JSONResponse({"games": games, "protocol": p.VERSION})
+
+    async def server_info(request: Request) -> Response:
+        """Where phones join: the pages build every link from this, never from their own location."""
+        return JSONResponse({"public_url": site.public_url, "urls": list(site.urls), "reachable": site.reachable})
 
     async def schema(request: Request) -> Response:
         return JSONResponse(p.schema())
@@ -181,6 +199,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         Route("/rules/{game}", page("rules.html")),
         Route("/manifest.webmanifest", page("manifest.webmanifest")),
         Route("/api/games", catalogue),
+        Route("/api/server", server_info),
         Route("/api/schema", schema),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{code}", table_summary),
@@ -193,8 +212,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
     if (WEB / "static").is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB / "static"), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
+    app.state.site = site
     return app
 
 
@@ -226,8 +247,11 @@ async def _body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
-def _join_url(request: Request, code: str) -> str:
-    return str(request.base_url).rstrip("/") + f"/t/{code}"
+def _qr_svg(url: str) -> bytes:
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2,
+                                    dark="#111", light="#fff")
+    return out.getvalue()
 
 
 def _error(code: str, message: str, status: int) -> Response:

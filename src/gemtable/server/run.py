@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +15,7 @@ import uvicorn
 from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
+from gemtable.server.site import Site, SiteError
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
 
@@ -39,19 +39,6 @@ class QuietBadText(logging.Filter):
 def default_data() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "gemtable"
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that phones on the same network may reach."""
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return found
 
 
 def data_folder(args: argparse.Namespace) -> Path:
@@ -89,14 +76,17 @@ def serve(args: argparse.Namespace) -> int:
         lock = lock_data(folder)
         store, bus, node_id = SqliteStore(folder / "gemtable.sqlite3"), None, "embedded"
         where = f"data in {folder}"
+    try:
+        site = Site.from_env(args.port, args.host, getattr(args, "public_url", None),
+                             getattr(args, "allow_host", None) or [])
+    except SiteError as exc:
+        raise SystemExit(f"gemtable: {exc}") from None
     app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
-                     bus=bus, node_id=node_id)
+                     bus=bus, node_id=node_id, site=site)
     host = args.host
-    shown = host if host not in ("0.0.0.0", "::") else (lan_addresses() or ["127.0.0.1"])[0]
-    url = f"http://{shown}:{args.port}/"
-    print(f"\ngemtable is running ({where}). On a phone on the same network, open:\n\n    {url}\n", flush=True)
-    if not args.no_qr and sys.stdout.isatty():
-        segno.make(url, error="l").terminal(compact=True)
+    print("\n" + site.banner(where), flush=True)
+    if site.reachable and not args.no_qr and sys.stdout.isatty():
+        segno.make(site.public_url + "/", error="l").terminal(compact=True)
     logging.getLogger("uvicorn.error").addFilter(QuietBadText())
     guarded = guard_server(limits)  # half-sent requests, the open-file limit, a flooding log
     uvicorn.run(

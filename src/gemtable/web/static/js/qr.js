@@ -6,8 +6,28 @@
 
 import { s, h } from './dom.js';
 
+// Where phones join: the server's public URL (its LAN address, or --public-url), never this page's own
+// location: a host who opened http://localhost:8000 must not hand the room a link to "localhost".
+let site = null;
+
+export function serverInfo() {
+  site ??= fetch('/api/server').then((r) => r.json());
+  return site;
+}
+
+let publicUrl = '';
+
+export async function loadPublicUrl() {
+  publicUrl = (await serverInfo()).public_url;
+  return publicUrl;
+}
+
 export function joinUrl(code) {
-  return `${location.origin}/t/${code}`;
+  return publicUrl ? `${publicUrl}/t/${code}` : '';
+}
+
+export function tvUrl(code) {
+  return publicUrl ? `${publicUrl}/t/${code}/tv` : `/t/${code}/tv`;
 }
 
 export function qrCode(code, alt, cls = 'qr') {

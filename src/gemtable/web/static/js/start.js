@@ -2,6 +2,7 @@
 
 import { h, $, put, show } from './dom.js';
 import { t, has, initLang, langSwitch, onLang } from './i18n.js';
+import { serverInfo } from './qr.js';
 
 const PRESET_RELICS = { table: true, classic: false };
 /** Seconds per decision (the expedition) or per turn (Booty Hunter): the choices and the default. */
@@ -101,10 +102,25 @@ async function join(event) {
   }
 }
 
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
+
+/** A host who opened this page as localhost learns the address phones use instead, and why; a machine
+ * that phones cannot reach at all says so. */
+async function phonesNote() {
+  let info;
+  try { info = await serverInfo(); } catch { return; }
+  const local = LOOPBACK.test(location.hostname);
+  if (info.reachable && !local) return;
+  $('#phones-why').textContent = t(info.reachable ? 'start.local_note' : 'start.unreachable');
+  $('#phones-url').textContent = info.reachable ? `${info.public_url}/` : '';
+  $('#phones-note').hidden = false;
+}
+
 async function main() {
   await initLang();
   $('#lang-slot').replaceWith(langSwitch());
-  onLang(fillGames);
+  onLang(() => { fillGames(); phonesNote(); });
+  phonesNote();
   $('#game').addEventListener('change', fillPresets);
   $('#preset').addEventListener('change', syncPreset);
   $('#opt-clock').addEventListener('change', syncClock);

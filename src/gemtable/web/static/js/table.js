@@ -10,7 +10,7 @@ import { h, $, put, show, tableCode } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';
 import { Connection } from './conn.js';
 import { icon } from './icons.js';
-import { qrCode, joinUrl } from './qr.js';
+import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
 
 const tokenKey = (code) => `gemtable.token.${code}`;
 
@@ -37,7 +37,11 @@ export async function runTable(mode) {
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => render(app));
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
-  for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
+  loadPublicUrl().then(() => {
+    for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
+    const tv = $('#invite-tv');
+    if (tv) tv.href = tvUrl(code);
+  }).catch(() => {});
   fetch('/api/games').then((r) => r.json()).then((c) => { app.catalogue = c; render(app); }).catch(() => {});
 
   let chain = Promise.resolve();
@@ -449,5 +453,5 @@ function wire(app) {
     dialog.close();
   });
   const tv = $('#invite-tv');
-  if (tv) tv.href = `/t/${app.code}/tv`;
+  if (tv) tv.href = tvUrl(app.code);
 }

@@ -1,0 +1,232 @@
+"""Where phones find this server: the URL printed, put in every link and every QR code, and the host
+names a request may use.
+
+A phone on the party's Wi-Fi cannot open ``localhost`` nor whatever name the host's own browser used, so
+the server decides one **public URL** and never builds a link from a request (its ``Host`` header or the
+browser's location).  By default it is ``http://ADDRESS:PORT`` for this machine's best LAN address, read
+from its network interfaces and its default route — not from resolving the hostname, which on Debian and
+Ubuntu gives ``127.0.1.1``.  ``--public-url`` (or ``GEMTABLE_PUBLIC_URL``) sets it instead: behind a TLS
+proxy, a DNS name, a cluster.
+
+A request must name this server in its ``Host`` header: the public URL's host, an address of this
+machine, a loopback name, this machine's hostname, or a name the host allowed (``--allow-host``).  Any
+other is refused (400) before it reaches the app, so a DNS-rebinding page cannot talk to the server and a
+forged Host is never reflected anywhere.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+VIRTUAL_PREFIXES = (
+    "docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "lxc", "lxdbr", "cni", "flannel", "kube", "podman",
+    "tun", "tap", "wg", "tailscale", "zt", "utun", "ppp", "ipsec", "awdl", "llw", "bridge",
+)
+"""Interfaces of containers, virtual machines and VPNs: phones in the room are not on those networks."""
+
+
+class SiteError(ValueError):
+    """A public URL or host name that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Interface:
+    """One address of one network interface of this machine."""
+
+    name: str
+    address: str
+    up: bool = True
+    default_route: bool = False
+    """Whether this interface carries the default route (the one the laptop's Wi-Fi usually is)."""
+
+
+def machine_interfaces() -> list[Interface]:
+    """This machine's interface addresses (IPv4 and IPv6), and which interface has the default route."""
+    import psutil
+
+    default = default_route_interface()
+    stats = psutil.net_if_stats()
+    found: list[Interface] = []
+    for name, addresses in psutil.net_if_addrs().items():
+        up = stats[name].isup if name in stats else True
+        for entry in addresses:
+            if entry.family in (socket.AF_INET, socket.AF_INET6):
+                found.append(Interface(name, entry.address.split("%")[0], up, name == default))
+    return found
+
+
+def default_route_interface(route_table: Path = Path("/proc/net/route")) -> str | None:
+    """The interface of the IPv4 default route, from Linux's routing table; None elsewhere or if none."""
+    try:
+        lines = route_table.read_text().splitlines()[1:]
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 7 and fields[1] == "00000000" and fields[7] == "00000000":
+            return fields[0]
+    return None
+
+
+def phone_addresses(interfaces: Iterable[Interface]) -> list[str]:
+    """IPv4 addresses a phone in the same room may reach, best first.
+
+    Best: the default route's interface; then private (home network) addresses of interfaces that are not
+    containers, virtual machines or VPNs; then other addresses of such interfaces.  Never loopback,
+    link-local, or an interface that is down.  Container and VPN addresses come last: they are printed,
+    since a phone may still reach them, but never chosen while a better one exists."""
+    ranked: list[tuple[int, int, str]] = []
+    for order, iface in enumerate(interfaces):
+        try:
+            ip = ipaddress.ip_address(iface.address)
+        except ValueError:
+            continue
+        if not isinstance(ip, ipaddress.IPv4Address) or not iface.up:
+            continue
+        if ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast:
+            continue
+        virtual = iface.name.lower().startswith(VIRTUAL_PREFIXES)
+        if iface.default_route and not virtual:
+            rank = 0
+        elif not virtual and ip.is_private:
+            rank = 1
+        elif not virtual:
+            rank = 2
+        else:
+            rank = 3
+        ranked.append((rank, order, str(ip)))
+    seen: list[str] = []
+    for _, _, address in sorted(ranked):
+        if address not in seen:
+            seen.append(address)
+    return seen
+
+
+def normal_public_url(url: str) -> str:
+    """``url`` as a public URL (scheme, host and port; no path, query or trailing slash)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SiteError(f"a public URL looks like http://192.168.1.20:8000 or https://games.example.org, "
+                        f"not {url!r}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise SiteError("a public URL names a host and a port only: gemtable is served at the root of it")
+    try:
+        port = parts.port
+    except ValueError:
+        raise SiteError(f"{url!r} has a port that is not a number from 1 to 65535") from None
+    host = _bracket(parts.hostname)
+    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+
+
+def _bracket(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _url(host: str, port: int, scheme: str = "http") -> str:
+    default = 443 if scheme == "https" else 80
+    return f"{scheme}://{_bracket(host)}" + ("" if port == default else f":{port}")
+
+
+@dataclass(frozen=True)
+class Site:
+    """The public URL, the other URLs phones may use, and the host names a request may name."""
+
+    public_url: str
+    """Without a trailing slash: ``http://192.168.1.23:8000``."""
+    urls: tuple[str, ...]
+    """Every URL this server can be reached at from the room, the public URL first."""
+    hosts: tuple[str, ...]
+    """Host names (lower case, without port; IPv6 without brackets) that a request may name."""
+    reachable: bool
+    """False when phones probably cannot reach it: no LAN address and no public URL set."""
+    chosen: bool = False
+    """Whether the public URL was set by the host (``--public-url``) rather than found."""
+
+    def join_url(self, code: str) -> str:
+        return f"{self.public_url}/t/{code}"
+
+    def allows_host(self, host: str) -> bool:
+        return host.lower().strip("[]") in self.hosts
+
+    def allows_origin(self, origin: str) -> bool:
+        """Whether an ``Origin`` header names this server (any of its names, any port)."""
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and self.allows_host(parts.hostname or "")
+
+    @classmethod
+    def build(
+        cls,
+        port: int,
+        listen: str = "0.0.0.0",
+        public_url: str | None = None,
+        allow_hosts: Iterable[str] = (),
+        interfaces: list[Interface] | None = None,
+        hostname: str | None = None,
+    ) -> Site:
+        """The site of a server listening on ``listen``:``port``.
+
+        ``interfaces`` and ``hostname`` default to this machine's (tests pass their own)."""
+        ifaces = machine_interfaces() if interfaces is None else interfaces
+        name = socket.gethostname() if hostname is None else hostname
+        every_interface = listen in ("0.0.0.0", "::", "")
+        lan = phone_addresses(ifaces if every_interface else [Interface("listen", listen, True, True)])
+        hosts = {*LOOPBACK_NAMES, *(i.address.lower() for i in ifaces)}
+        if not every_interface:
+            hosts.add(listen.lower())
+        if name:
+            hosts.update({name.lower(), f"{name.lower()}.local"})
+            if "." in name:
+                hosts.add(name.lower().split(".")[0])
+        for extra in allow_hosts:
+            extra = extra.strip().lower().strip("[]")
+            if extra:
+                hosts.add(extra)
+        urls = [_url(address, port) for address in lan]
+        if public_url:
+            public = normal_public_url(public_url)
+            hosts.add((urlsplit(public).hostname or "").lower())
+            urls = [public, *(u for u in urls if u != public)]
+            return cls(public, tuple(urls), tuple(sorted(hosts)), True, True)
+        if urls:
+            return cls(urls[0], tuple(urls), tuple(sorted(hosts)), True)
+        fallback = _url("127.0.0.1" if every_interface else listen, port)
+        return cls(fallback, (fallback,), tuple(sorted(hosts)), False)
+
+    @classmethod
+    def from_env(cls, port: int, listen: str, public_url: str | None, allow_hosts: Iterable[str]) -> Site:
+        """As ``build``, with ``GEMTABLE_PUBLIC_URL`` and ``GEMTABLE_ALLOWED_HOSTS`` (comma-separated) as
+        the defaults of the command line's options."""
+        env_hosts = [h for h in os.environ.get("GEMTABLE_ALLOWED_HOSTS", "").split(",") if h.strip()]
+        return cls.build(port, listen, public_url or os.environ.get("GEMTABLE_PUBLIC_URL") or None,
+                         [*env_hosts, *allow_hosts])
+
+    def banner(self, where: str) -> str:
+        """What ``gemtable serve`` prints: where phones join, and why it is not localhost."""
+        lines = [f"gemtable is running ({where})."]
+        if not self.reachable:
+            lines += [
+                "",
+                "This machine has no network address that phones could reach (only loopback was found).",
+                "Connect it to the Wi-Fi the phones use and start again, or pass --public-url URL if phones",
+                "reach it some other way.  For now it works on this machine only:",
+                "",
+                f"    {self.public_url}/",
+            ]
+            return "\n".join(lines) + "\n"
+        lines += ["", "On a phone on the same network, open (or scan the QR code):", "", f"    {self.public_url}/"]
+        others = self.urls[1:]
+        if others:
+            lines += ["", "It answers at these addresses too:"] + [f"    {url}/" for url in others]
+        lines += ["", "Phones cannot open localhost: every link and QR code gemtable shows uses the address above."]
+        return "\n".join(lines) + "\n"
+
+
+__all__ = ["Interface", "Site", "SiteError", "default_route_interface", "machine_interfaces", "phone_addresses"]
