@@ -102,6 +102,11 @@ def test_every_route_that_takes_a_code_draws_from_one_limit(production: ServerPr
     assert (status, body["error"]) == (429, "slow-down")
     status, body = get(production, f"/api/tables/{code}", source)
     assert (status, body["error"]) == (429, "slow-down")
+    assert get(production, f"/api/tables/{code}/qr.svg", "127.41.0.3")[0] == 200  # (now in the QR cache)
+    status, body = get(production, f"/api/tables/{code}/qr.svg", source)  # the cache is no way round the limit
+    assert (status, body["error"]) == (429, "slow-down")
+    status, body = get(production, f"/api/tables/{misses[0]}/qr.svg", "127.41.0.4")
+    assert (status, body["error"]) == (404, "no-table")  # and an unknown code is a miss there too
 
     async def scenario() -> None:
         phone = await phone_from(production, source)

@@ -26,6 +26,7 @@ from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import Limits, address_key
+from gemtable.server.origin import SameOrigin
 from gemtable.server.security import SecurityHeaders
 from gemtable.server.site import Site
 from gemtable.store import Store
@@ -55,6 +56,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
                 await bus.close()
 
     async def create_table(request: Request) -> Response:
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return _error("bad-request", "send the table's settings as JSON (Content-Type: application/json)", 415)
         try:
             data = json.loads(await _body(request, hub.limits.max_body))
         except _TooLarge:
@@ -87,6 +90,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
         the same per-address limit as any other lookup of a code."""
         code = normal_code(request.path_params["code"])
+        if not hub.lookups.peek(_address(request)):  # out of tries: refused even for a code in the cache
+            return _error("slow-down", "too many tries; wait a minute before trying another code", 429)
         svg = qr_cache.get(code)
         if svg is None:
             live = await _lookup(request)
@@ -212,6 +217,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
     if (WEB / "static").is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB / "static"), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub

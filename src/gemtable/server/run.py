@@ -78,7 +78,7 @@ def serve(args: argparse.Namespace) -> int:
         where = f"data in {folder}"
     try:
         site = Site.from_env(args.port, args.host, getattr(args, "public_url", None),
-                             getattr(args, "allow_host", None) or [])
+                             getattr(args, "allow_host", None) or [], getattr(args, "allow_origin", None) or [])
     except SiteError as exc:
         raise SystemExit(f"gemtable: {exc}") from None
     app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
