@@ -933,20 +933,35 @@ class FuzzReport:
     closes: dict[str, int]
     errors: dict[str, int]
     problems: list[str]
+    error_codes: int = 0
+    """Distinct error codes the hostile phones were answered with."""
+    crashes: int = 0
+    """The server process dying, plus every ``server-error`` answer (a bug caught in one message)."""
+    broken_tables: list[str] = field(default_factory=list)
+    """Tables whose final state broke an invariant or is not what their event log rebuilds."""
+    memory_kib: dict[str, int] = field(default_factory=dict)
+    """The server's resident memory at the start and at the end (when its process id is known)."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
 def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, log: Path | None = None,
-             alive: Callable[[], bool] | None = None, progress: Callable[[str], None] | None = None) -> FuzzReport:
+             alive: Callable[[], bool] | None = None, progress: Callable[[str], None] | None = None,
+             pid: int | None = None) -> FuzzReport:
     """Fuzz the server at ``target`` (see the module documentation).  ``data``: the server's data folder
-    (to rebuild every table from its log); ``log``: its log file; ``alive``: whether its process lives."""
+    (to rebuild every table from its log); ``log``: its log file; ``alive``: whether its process lives;
+    ``pid``: its process (for its memory)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fix_seed
     from hypothesis import strategies as st
 
+    from gemtable.bench.proc import rss_kib
+
     started = time.monotonic()
+    memory: dict[str, int] = {}
+    if pid is not None:
+        memory["start"] = rss_kib(pid) or 0
     pool, stats = Pool(), FuzzStats()
     honest = HonestPlay(target, pool, options.honest_tables, options.honest_players, options.min_games,
                         options.seconds)
@@ -986,9 +1001,14 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
         stats.problem(f"the honest players did not finish their games within {options.settle:g} s")
     if honest.failure is not None:
         stats.problem(f"the honest players failed: {honest.failure!r}")
-    games, checked, lost = _verify(target, honest, pool, stats, data)
-    if alive is not None and not alive():
+    if pid is not None:
+        memory["end of fuzzing"] = rss_kib(pid) or 0
+    games, checked, lost, broken = _verify(target, honest, pool, stats, data)
+    died = alive is not None and not alive()
+    if died:
         stats.problem("the server process died")
+    elif pid is not None:
+        memory["end"] = rss_kib(pid) or 0
     if not target.healthy():
         stats.problem("/healthz does not answer ok")
     if log is not None and log.exists():
@@ -996,7 +1016,8 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
             stats.problem(line)
     return FuzzReport(stats.messages, stats.phones, stats.frames_received, stats.tables_created, games, checked, lost,
                       round(time.monotonic() - started, 1), {str(k): v for k, v in sorted(stats.closes.items())},
-                      dict(stats.errors.most_common()), stats.problems)
+                      dict(stats.errors.most_common()), stats.problems, len(stats.errors),
+                      int(died) + stats.errors.get("server-error", 0), broken, memory)
 
 
 class _Addresses:
@@ -1016,9 +1037,11 @@ class _Addresses:
 
 
 def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
-            data: Path | None) -> tuple[int, int, int]:
-    """Honest players' games against their records, every finished game's record, every table's log."""
+            data: Path | None) -> tuple[int, int, int, list[str]]:
+    """Honest players' games against their records, every finished game's record, every table's log;
+    the games, the records checked, the gems lost, and the tables found broken."""
     games = checked = lost = 0
+    broken: set[str] = set()
     seen_scores: dict[tuple[str, int], list[int]] = {}
     for table in honest.tables:
         for player in table.players:
@@ -1051,6 +1074,7 @@ def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
     for code, view in views.items():
         for problem in view_problems(view):
             stats.problem(f"{code} at the end: {problem}")
+            broken.add(code)
         for number in view.get("results", []):
             status, record = target.json(f"/api/tables/{code}/games/{number}")
             if status != 200:
@@ -1063,7 +1087,8 @@ def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
     if data is not None:
         for code in unlike_their_logs(target, data / "gemtable.sqlite3", views):
             stats.problem(f"{code}: the table the server shows is not the table its log rebuilds")
-    return games, checked, lost
+            broken.add(code)
+    return games, checked, lost, sorted(broken)
 
 
 def unlike_their_logs(target: Target, db: Path, views: dict[str, dict[str, Any]]) -> list[str]:
@@ -1142,15 +1167,17 @@ def main(args: argparse.Namespace) -> int:
             proc = server.proc
             report = run_fuzz(Target("127.0.0.1", server.port), options, data=server.folder / "data",
                               log=server.folder / "server.log",
-                              alive=lambda: proc is not None and proc.poll() is None, progress=say)
+                              alive=lambda: proc is not None and proc.poll() is None, progress=say, pid=server.pid)
         finally:
             server.stop()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(f"{report.messages} messages from {report.phones} hostile phones in {report.seconds} s; "
+              f"{report.error_codes} distinct error codes; {report.crashes} crashes; "
               f"{report.honest_games} honest games and {report.games_checked} records checked; "
-              f"{len(report.problems)} problems")
+              f"{report.lost_gems} gems lost; {len(report.broken_tables)} broken tables; "
+              f"server memory {report.memory_kib}; {len(report.problems)} problems")
         for problem in report.problems[:40]:
             print(f"  - {problem}")
     return 0 if not report.problems else 1
