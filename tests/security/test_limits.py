@@ -47,6 +47,7 @@ def test_the_numbers_are_the_documented_ones() -> None:
     assert (LIMITS.connections_per_address, LIMITS.join_burst, LIMITS.table_burst, LIMITS.lookup_burst) == (
         64, 20, 10, 12)
     assert (LIMITS.hello_seconds, LIMITS.max_body) == (30.0, 64 * 1024)
+    assert (LIMITS.request_seconds, LIMITS.unfinished_per_address) == (10.0, 16)  # tests/security/test_slowloris.py
 
 
 def test_a_long_message_is_refused_and_a_huge_frame_closes_the_connection(production: ServerProcess) -> None:
