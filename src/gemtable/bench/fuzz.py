@@ -45,6 +45,7 @@ import json
 import random
 import re
 import sqlite3
+import subprocess
 import sys
 import threading
 import time
@@ -793,11 +794,11 @@ class HonestPlay(threading.Thread):
     """Honest tables played in a background thread until ``stop`` is set and ``min_games`` are over."""
 
     def __init__(self, target: Target, pool: Pool, tables: int, players: int, min_games: int,
-                 seconds: float = 2.0) -> None:
+                 seconds: float = 2.0, base: int = 77) -> None:
         super().__init__(daemon=True, name="honest-players")
         self.target = target
         self.pool = pool
-        self.tables = [HonestTable(loopback(77, i)) for i in range(tables)]
+        self.tables = [HonestTable(loopback(base, i)) for i in range(tables)]
         self.players = players
         self.min_games = min_games
         self.seconds = seconds
@@ -918,6 +919,12 @@ class FuzzOptions:
     """The honest tables' time per decision (hostile phones seated there and gone quiet hold each one up)."""
     settle: float = 120.0
     """Seconds the honest players get to finish their games once the fuzzing is over."""
+    lane: int = 0
+    """Which of up to :data:`LANES` fuzzers beside each other against one server this is: each has
+    loopback addresses of its own (``--clients``)."""
+
+
+LANES = 4
 
 
 @dataclass
@@ -963,16 +970,17 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
     if pid is not None:
         memory["start"] = rss_kib(pid) or 0
     pool, stats = Pool(), FuzzStats()
+    lane = 3 * options.lane  # bases 77-79 (+3 a lane) for the honest, the sandbox and the spectators
     honest = HonestPlay(target, pool, options.honest_tables, options.honest_players, options.min_games,
-                        options.seconds)
+                        options.seconds, 77 + lane)
     honest.start()
     if not honest.ready.wait(120) or honest.failure is not None:
         raise RuntimeError(f"the honest players could not sit down: {honest.failure!r}")
     for i in range(2):
-        pool.sandbox_codes.append(target.create_table(loopback(78, i), seconds=2, pause=0.5))
+        pool.sandbox_codes.append(target.create_table(loopback(78 + lane, i), seconds=2, pause=0.5))
     strategies = Strategies(pool)
     loop = asyncio.new_event_loop()
-    addresses = _Addresses(random.Random(options.seed))
+    addresses = _Addresses(random.Random(options.seed), 100 + 20 * options.lane)
 
     @settings(max_examples=50, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
@@ -1003,7 +1011,7 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
         stats.problem(f"the honest players failed: {honest.failure!r}")
     if pid is not None:
         memory["end of fuzzing"] = rss_kib(pid) or 0
-    games, checked, lost, broken = _verify(target, honest, pool, stats, data)
+    games, checked, lost, broken = _verify(target, honest, pool, stats, data, 79 + lane)
     died = alive is not None and not alive()
     if died:
         stats.problem("the server process died")
@@ -1024,20 +1032,21 @@ class _Addresses:
     """A new loopback address for each hostile phone; now and then the previous one again, so that the
     limits per address get their share of the fuzzing."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, base: int = 100) -> None:
         self.rng = rng
+        self.base = base
         self.count = 0
         self.last = ""
 
     def next(self) -> str:
         if not self.last or self.rng.random() >= 0.15:
             self.count += 1
-            self.last = loopback(100, self.count)
+            self.last = loopback(self.base, self.count)
         return self.last
 
 
 def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
-            data: Path | None) -> tuple[int, int, int, list[str]]:
+            data: Path | None, spectators: int = 79) -> tuple[int, int, int, list[str]]:
     """Honest players' games against their records, every finished game's record, every table's log;
     the games, the records checked, the gems lost, and the tables found broken."""
     games = checked = lost = 0
@@ -1070,7 +1079,7 @@ def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
                         stats.problem(f"{table.code} game {number}: {player.name} chose {move} at cave {cave}, "
                                       f"card {path}; the record holds {held}")
     codes = list(dict.fromkeys([*pool.honest_codes, *pool.sandbox_codes]))
-    views = asyncio.run(spectate(target, codes))
+    views = asyncio.run(spectate(target, codes, spectators))
     for code, view in views.items():
         for problem in view_problems(view):
             stats.problem(f"{code} at the end: {problem}")
@@ -1101,7 +1110,7 @@ def unlike_their_logs(target: Target, db: Path, views: dict[str, dict[str, Any]]
         if not pending:
             return []
         time.sleep(1.0)
-        pending = asyncio.run(spectate(target, list(pending)))
+        pending = asyncio.run(spectate(target, list(pending), 99))
     return sorted(pending)
 
 
@@ -1138,6 +1147,10 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
     bench.add_argument("--url", default=None, help="fuzz a server already running on a loopback URL")
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument("--clients", type=int, default=1,
+                       help=f"fuzzing processes beside each other against the one server, 1 to {LANES} (default 1): "
+                            "the messages are shared out, each has honest tables of its own, one report")
+    bench.add_argument("--lane", type=int, default=0, help=argparse.SUPPRESS)
     bench.set_defaults(run=main)
 
 
@@ -1150,7 +1163,11 @@ def main(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 5 or args.tables < 1 or args.messages < 1:
         print("gemtable bench fuzz: --players 2 to 5, --tables and --messages at least 1", file=sys.stderr)
         return 2
-    options = FuzzOptions(args.messages, args.seed, args.tables, args.players, args.games)
+    if not 1 <= args.clients <= LANES or not 0 <= args.lane < LANES:
+        print(f"gemtable bench fuzz: --clients 1 to {LANES}", file=sys.stderr)
+        return 2
+    per = -(-args.messages // args.clients)
+    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, lane=args.lane)
     say = (lambda text: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
     if args.url:
         try:
@@ -1165,9 +1182,12 @@ def main(args: argparse.Namespace) -> int:
         server = LocalServer(None).start()
         try:
             proc = server.proc
+            others = [_other_client(args, server.url, lane, per) for lane in range(1, args.clients)]
             report = run_fuzz(Target("127.0.0.1", server.port), options, data=server.folder / "data",
                               log=server.folder / "server.log",
                               alive=lambda: proc is not None and proc.poll() is None, progress=say, pid=server.pid)
+            for lane, other in enumerate(others, 1):
+                _merge(report, lane, other)
         finally:
             server.stop()
     if args.json:
@@ -1181,6 +1201,36 @@ def main(args: argparse.Namespace) -> int:
         for problem in report.problems[:40]:
             print(f"  - {problem}")
     return 0 if not report.problems else 1
+
+
+def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) -> subprocess.Popen[bytes]:
+    """Another fuzzer (``--lane``) against the same server, reporting JSON."""
+    command = [sys.executable, "-m", "gemtable", "bench", "fuzz", "--url", url, "--messages", str(messages),
+               "--tables", str(args.tables), "--players", str(args.players), "--games", str(args.games),
+               "--lane", str(lane), "--json"]
+    if args.seed is not None:
+        command += ["--seed", str(args.seed + lane)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+
+
+def _merge(report: FuzzReport, lane: int, other: subprocess.Popen[bytes]) -> None:
+    """Add another fuzzer's report to ``report``."""
+    out, err = other.communicate()
+    try:
+        theirs = json.loads(out)
+    except ValueError:
+        report.problems.append(f"client {lane} failed: {err.decode(errors='replace')[-500:]}")
+        return
+    for name in ("messages", "phones", "frames_received", "tables_created", "honest_games", "games_checked",
+                 "lost_gems", "crashes"):
+        setattr(report, name, getattr(report, name) + int(theirs[name]))
+    errors, closes = collections.Counter(report.errors), collections.Counter(report.closes)
+    errors.update(theirs["errors"])
+    closes.update(theirs["closes"])
+    report.errors, report.closes = dict(errors.most_common()), dict(sorted(closes.items()))
+    report.error_codes = len(report.errors)
+    report.problems += [f"client {lane}: {problem}" for problem in theirs["problems"]]
+    report.broken_tables += theirs["broken_tables"]
 
 
 __all__ = [
