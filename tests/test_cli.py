@@ -49,6 +49,27 @@ def test_replay_prints_the_outcome_and_checks_it_against_the_record(tmp_path: Pa
     assert forged.returncode == 1 and "DIFFERS" in forged.stdout
 
 
+def test_replay_lists_the_seats_that_played_and_accepts_only_zeros_after_them(tmp_path: Path) -> None:
+    """A table's game has 16 seats; a game of three lists three scores.  A record written before that
+    (with 13 zeros after them) still checks; anything but zeros there is a forgery."""
+    from gemtable.games import find_game
+    from gemtable.games.expedition import CAMP
+
+    kind = find_game("expedition")
+    state = kind.new(kind.rules_json("table", {}), kind.seats_per_game, 5)
+    state.start_round([0, 1, 2])
+    while not state.is_over():
+        if state.needs_roster():
+            state.start_round([0, 1, 2])
+        state.apply_joint({seat: CAMP for seat in state.to_act()})
+    record = state.record().to_json()
+    assert record["seats"] == 16 and len(record["scores"]) == 3
+    path = tmp_path / "game.json"
+    for tail, ok in (([], True), ([0] * 13, True), ([0] * 12 + [1], False)):
+        path.write_text(json.dumps({**record, "scores": record["scores"] + tail}))
+        assert main(["replay", str(path), "--json"]) == (0 if ok else 1)
+
+
 def test_replay_refuses_a_broken_record_clearly(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"game": "expedition", "rules": {}, "seats": 3, "seed": 1, "inputs": [[7, "deeper"]]}')

@@ -144,7 +144,7 @@ def _replay(args: argparse.Namespace) -> int:
     record = GameRecord.from_json(data.get("record", data) if isinstance(data, dict) else data)
     state = replay(record)
     scores, winners = state.scores(), state.winners()
-    matches = record.scores is None or (record.scores == scores and sorted(record.winners or []) == winners)
+    matches = record.scores is None or (_same_scores(record.scores, scores) and sorted(record.winners or []) == winners)
     outcome = {
         "game": record.game,
         "over": state.is_over(),
@@ -161,6 +161,12 @@ def _replay(args: argparse.Namespace) -> int:
         if record.scores is not None:
             print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
     return 0 if matches else 1
+
+
+def _same_scores(recorded: list[int], scores: list[int]) -> bool:
+    """Exactly the same scores.  Records written before scores listed only the seats that played
+    carry a zero for every seat of the game after them: those zeros, and nothing else, are allowed."""
+    return recorded[: len(scores)] == scores and not any(recorded[len(scores):])
 
 
 def _bench_engine(args: argparse.Namespace) -> int:

@@ -103,6 +103,10 @@ class Client:
     async def remove_bot(self, chair: int) -> None:
         await self.send({"type": "remove_bot", "v": 1, "chair": chair})
 
+    async def remove(self, person: int) -> None:
+        """The host removes someone whose phone is gone."""
+        await self.send({"type": "remove", "v": 1, "person": person})
+
     # --- waiting ---------------------------------------------------------------------------
 
     async def until(self, test: Callable[[State], bool], timeout: float = 15.0, after: int = 0) -> State:

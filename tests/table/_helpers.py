@@ -73,7 +73,9 @@ def started(names: list[str] | int = 3, now: float = 0.0, seed: int = 7, **kwarg
 
 
 def status(table: Table, pid: int) -> Status:
-    return table.people[pid].status
+    """A person's status; someone who left and was forgotten (a watcher, or a bot that never played) is gone."""
+    person = table.people.get(pid)
+    return Status.GONE if person is None else person.status
 
 
 def choose(table: Table, pid: int, move: str, now: float) -> None:
@@ -183,7 +185,7 @@ def check_conservation(table: Table) -> None:
     assert game.revealed == (sum(game.carried) + sum(game.chest) + sum(game.path_gems) + game.lost + game.returned)
 
 
-PERSON_KEYS = {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen"}
+PERSON_KEYS = {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays"}
 
 
 def check_secrecy(table: Table, now: float) -> None:

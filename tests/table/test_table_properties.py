@@ -1,6 +1,6 @@
 """Properties over random interleavings of everything that can happen at a table.
 
-A sequence of abstract actions (join, leave, add or remove a bot, start, choose —
+A sequence of abstract actions (join, leave, add or remove a bot, remove an absent person, start, choose —
 valid or not, by the right person or not, for the current decision or a stale
 one —, connect, disconnect, let time pass) is played on a table, as the server
 would: every command at the current time, then ``tick(now)``.  After every step:
@@ -36,12 +36,12 @@ Action = tuple[Any, ...]
 
 NAME_POOL = [
     "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu",
-    "ann", " BOB ", "", "x" * 30, "cautious", "Zoë\x00",
+    "ann", " BOB ", "", "x" * 30, "cautious", "Zoë\u200b",
 ]  # fmt: skip
 BOTS = ["cautious", "odds", "random", "random", "montecarlo", "nobody"]
 MOVES = [DEEPER, CAMP, DEEPER, CAMP, "sideways", "", None]
 STALE = [None, "current", "current", "previous", "next"]
-STEPS = [0.0, 0.3, 1.0, 1.0, 2.5, 4.0, 5.0, 6.0, 11.0, 20.0]
+STEPS = [0.0, 0.3, 1.0, 1.0, 2.5, 4.0, 5.0, 6.0, 11.0, 20.0, 61.0]
 UNKNOWN = 999
 
 
@@ -94,6 +94,9 @@ class Story:
         if kind == "remove_bot":
             pid, chair = self.who(action[1]), action[2]
             return lambda now: table.remove_bot(pid, chair, now)
+        if kind == "remove":
+            pid, target = self.who(action[1]), self.who(action[2])
+            return lambda now: table.remove(pid, target, now)
         if kind == "start":
             pid = self.who(action[1])
             self.seed += 1
@@ -183,6 +186,7 @@ ACTION = st.one_of(
     st.tuples(st.just("leave"), WHO),
     st.tuples(st.just("add_bot"), WHO, st.sampled_from(BOTS[:-2] + BOTS[-1:])),
     st.tuples(st.just("remove_bot"), WHO, st.integers(-1, 8)),
+    st.tuples(st.just("remove"), WHO, WHO),
     st.tuples(st.just("start"), st.integers(0, 3)),
     st.tuples(st.just("choose"), WHO, st.sampled_from(MOVES), st.sampled_from(STALE), st.booleans()),
     st.tuples(st.just("choose"), WHO, st.sampled_from(MOVES), st.sampled_from(STALE), st.just(True)),
@@ -214,6 +218,7 @@ WEIGHTS = {
     "leave": 3,
     "add_bot": 4,
     "remove_bot": 1,
+    "remove": 2,
     "start": 3,
     "choose": 14,
     "connect": 3,
@@ -232,6 +237,8 @@ def random_action(rng: random.Random, montecarlo: bool) -> Action:
         return (kind, who, rng.choice(bots))
     if kind == "remove_bot":
         return (kind, who, rng.randrange(-1, 9))
+    if kind == "remove":
+        return (kind, who, rng.randrange(15))
     if kind == "start":
         return (kind, rng.randrange(4))
     if kind == "choose":

@@ -129,14 +129,14 @@ def _person_problems(p: dict[str, Any]) -> list[str]:
     out = []
     if p.get("status") not in STATUSES:
         out.append(f"unknown status {p.get('status')!r}")
-    for flag in ("chosen", "to_act", "connected"):
+    for flag in ("chosen", "to_act", "connected", "bot_plays"):
         if type(p.get(flag)) is not bool:
             out.append(f"people[].{flag} is not a bool: {p.get(flag)!r}")
     if p.get("chosen") and not p.get("to_act"):
         out.append("someone has chosen without being asked to")
     if p.get("status") == "watching" and p.get("chair") is not None:
         out.append("a watcher holds a chair")
-    if set(p) - {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen"}:
+    if set(p) - {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays"}:
         out.append(f"people[] carries more than it should: {sorted(p)}")
     return out
 

@@ -27,6 +27,7 @@ from gemtable.server.limits import AddressLimiter, Limits
 from gemtable.server.node import Local, Node
 from gemtable.store import Store
 from gemtable.table import Settings, Table, TableError, table_view
+from gemtable.table.table import ABSENT_GRACE
 
 log = logging.getLogger("gemtable")
 
@@ -106,8 +107,9 @@ class Hub:
                 raise TableError("bad-request", "scripted decks are switched off on this server")
             if script is not None:
                 game.new(rules, game.seats_per_game, 0, script)  # validates the script
+            absent = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", 1, 3600)
             return Settings(game.name, preset, options, rules, seconds, pause,
-                            bool(data.get("turn_clock", True)), script)
+                            bool(data.get("turn_clock", True)), script, absent)
         except GameError as exc:
             raise TableError("bad-request", str(exc)) from None
 
@@ -285,6 +287,8 @@ class Hub:
             op.update(op="add_bot", bot=message.bot)
         elif isinstance(message, p.RemoveBot):
             op.update(op="remove_bot", chair=message.chair)
+        elif isinstance(message, p.Remove):
+            op.update(op="remove", target=message.person)
         elif isinstance(message, p.Leave):
             op.update(op="leave")
         else:  # pragma: no cover - every message type is handled above

@@ -39,6 +39,8 @@ def perform(table: Table, op: Op, now: float) -> Any:
         table.add_bot(pid, op["bot"], now)
     elif kind == "remove_bot":
         table.remove_bot(pid, op["chair"], now)
+    elif kind == "remove":
+        table.remove(pid, op["target"], now)
     else:
         raise TableError("bad-message", "unknown command")
     return None

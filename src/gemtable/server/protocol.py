@@ -64,11 +64,18 @@ class RemoveBot(_Client, tag="remove_bot"):
     chair: int = -1
 
 
+class Remove(_Client, tag="remove"):
+    """The host removes someone whose phone is gone (a flat battery): they leave the table.
+    Someone connected cannot be removed."""
+
+    person: int = -1
+
+
 class Ping(_Client, tag="ping"):
     """Keep-alive; answered with pong."""
 
 
-ClientMessage = Hello | Join | Choose | Start | Leave | AddBot | RemoveBot | Ping
+ClientMessage = Hello | Join | Choose | Start | Leave | AddBot | RemoveBot | Remove | Ping
 
 
 class _Server(msgspec.Struct, tag_field="type"):

@@ -35,6 +35,8 @@ class Person:
     """Seat in the current game, once they have walked into a round of it."""
     bot: str | None = None
     joined_at: float = 0.0
+    missed: int = 0
+    """Turn-based games: turns in a row played for this person's seat (silence, or a bot standing in)."""
 
     @property
     def has_chair(self) -> bool:

@@ -45,6 +45,15 @@ TURN_GRACE = 30.0
 BOT_DELAY = 1.0
 """Seconds a bot waits before a turn-based move, and between cards when only bots are
 inside a cave, so that people can follow what happens."""
+ABSENT_GRACE = 60.0
+"""Seconds a phone may be gone before its person is *absent*: in the lobby and at the results an
+absent player's chair goes to the first connected watcher, and an absent host hands the role to
+someone connected (at any time).  Counted from the disconnection, or from a restart."""
+MISSED_TURNS = 2
+"""Turn-based games: after this many turns of a seat in a row played for it (silence), while its
+phone is gone, a bot plays that seat until its person is back."""
+MAX_WATCHERS = 24
+"""People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
 
 
 class TableError(ValueError):
@@ -72,6 +81,8 @@ class Settings:
     """Turn-based games: whether a silent player's turn is played for them at the deadline."""
     script: JSON | None = None
     """A scripted deck or bag (tests and demos); None for a shuffled one."""
+    absent_grace: float = ABSENT_GRACE
+    """Seconds before a gone phone's person is absent (see :data:`ABSENT_GRACE`)."""
 
     def to_json(self) -> JSON:
         return {
@@ -83,6 +94,7 @@ class Settings:
             "pause": self.pause,
             "turn_clock": self.turn_clock,
             "script": self.script,
+            "absent_grace": self.absent_grace,
         }
 
 
@@ -108,6 +120,10 @@ class Table:
         self.created_at = created_at
         self.people: dict[int, Person] = {}
         self.host: int | None = None
+        self.first: int | None = None
+        """The first person to join: the host, who gets the role back whenever they return."""
+        self.last_id = 0
+        """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
         self.phase = LOBBY
         self.game: GameState | None = None
         self.game_number = 0
@@ -171,6 +187,8 @@ class Table:
         try:
             return self.people[pid]
         except KeyError:
+            if isinstance(pid, int) and 0 < pid <= self.last_id:  # left, and forgotten since
+                raise TableError("gone", "you have left this table") from None
             raise TableError("unknown-person", "you are not at this table") from None
 
     def by_token(self, token_hash: str) -> Person | None:
@@ -209,7 +227,10 @@ class Table:
         clean = clean_name(name)
         if name_taken(clean, (p.name for p in self.people.values() if p.status != Status.GONE)):  # looks alike
             raise TableError("name-taken", f"someone at this table is already called {clean}")
-        pid = max(self.people, default=0) + 1
+        here = sum(1 for p in self.people.values() if not p.is_bot and p.status != Status.GONE)
+        if here >= self.kind.max_seats + MAX_WATCHERS:
+            raise TableError("table-full", f"this table is full: {here} people are here already")
+        pid = self.last_id + 1
         self.emit("joined", now, person=pid, name=clean, token=token_hash)
         self._fill_chairs(now)
         return self.people[pid]
@@ -219,8 +240,13 @@ class Table:
         if person.status == Status.GONE:
             raise TableError("gone", "you have already left this table")
         self._silence(person, now)
+        if self.host == pid:
+            successor = self._successor(pid)
+            if successor is not None:
+                self.emit("host", now, person=successor.id)
         self.emit("left", now, person=pid)
         self.runtime.connected.discard(pid)
+        self.runtime.since.pop(pid, None)
         self._fill_chairs(now)
         self._settle(now)
 
@@ -231,7 +257,7 @@ class Table:
         free = self._free_chair()
         if free is None:
             raise TableError("no-chair", "every chair is taken")
-        bid = max(self.people, default=0) + 1
+        bid = self.last_id + 1
         taken = [p.name for p in self.people.values() if p.status != Status.GONE]
         name = next(n for n in (f"{bot} {i}" if i > 1 else bot for i in range(1, 99)) if not name_taken(n, taken))
         self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
@@ -244,6 +270,27 @@ class Table:
             raise TableError("no-bot", "there is no bot in that chair")
         self._silence(target, now)
         self.emit("left", now, person=target.id)
+        self._fill_chairs(now)
+        self._settle(now)
+
+    def remove(self, pid: int, target: object, now: float) -> None:
+        """The host removes someone whose phone is gone (a flat battery): they leave the table.
+
+        Only the absent can be removed: someone connected is here and can leave by themselves."""
+        self._host_only(pid)
+        person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+        if person is None or person.status == Status.GONE:
+            raise TableError("not-found", "there is nobody like that at this table")
+        if person.id == pid:
+            raise TableError("self", "you cannot remove yourself: leave the table instead")
+        if person.is_bot:
+            raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
+        if person.id in self.runtime.connected:
+            raise TableError("connected",
+                             f"{person.name} is connected: only someone whose phone is gone can be removed")
+        self._silence(person, now)
+        self.emit("left", now, person=person.id, by=pid)
+        self.runtime.since.pop(person.id, None)
         self._fill_chairs(now)
         self._settle(now)
 
@@ -308,7 +355,7 @@ class Table:
 
     def next_wakeup(self) -> float | None:
         """When ``tick`` must run next, if nothing else happens first."""
-        times: list[float] = []
+        times: list[float] = self._absence_wakeups()
         if self.deadline is not None:
             times.append(self.deadline)
         game = self.game
@@ -336,7 +383,51 @@ class Table:
                     gone = self._turn_gone_since(seat)
                     if gone is not None:
                         times.append(gone + TURN_GRACE)
+            if not game.simultaneous:
+                times.extend(t for seat in game.to_act() if (t := self._stand_in_at(seat)) is not None)
         return min(times) if times else None
+
+    def _absence_wakeups(self) -> list[float]:
+        """When an absent host hands over, or an absent player's chair goes to a watcher (not yet done)."""
+        rt = self.runtime
+        times: list[float] = []
+        host = self.people.get(self.host) if self.host is not None else None
+        since = self._absent_since(host) if host is not None else None
+        if since is not None and self._successor(self.host) is not None:
+            times.append(since + self.settings.absent_grace)
+        if self.phase in (LOBBY, RESULTS) and self._free_chair() is None and any(
+            w.id in rt.connected for w in self.queue()
+        ):
+            for person in self.people.values():
+                since = self._absent_since(person)
+                if person.chair is not None and since is not None:
+                    times.append(since + self.settings.absent_grace)
+        return [t for t in times if rt.ticked is None or t > rt.ticked]
+
+    def _absent_since(self, person: Person) -> float | None:
+        """Since when this person's phone has been gone (None: connected, a bot, or never seen)."""
+        if person.is_bot or person.id in self.runtime.connected or person.status == Status.GONE:
+            return None
+        return self.runtime.since.get(person.id)
+
+    def _stand_in_at(self, seat: int) -> float | None:
+        """Turn-based: when a bot plays this seat for its person (missed turns, phone gone); None: it does not."""
+        person = self.person_at_seat(seat)
+        if person is None or person.is_bot or person.missed < MISSED_TURNS or self.phase != PLAYING:
+            return None
+        if person.status == Status.GONE:
+            return self.opened_at + BOT_DELAY
+        since = self._absent_since(person)
+        return None if since is None else max(self.opened_at + BOT_DELAY, since + GRACE)
+
+    def bot_plays_for(self, person: Person) -> bool:
+        """Whether a bot plays this person's seat now (turn-based, their phone gone, turns missed)."""
+        game = self.game
+        if game is None or game.simultaneous or person.seat is None or not self.in_game():
+            return False
+        if person.is_bot or person.missed < MISSED_TURNS:
+            return False
+        return person.status == Status.GONE or person.id not in self.runtime.connected
 
     def _turn_gone_since(self, seat: int) -> float | None:
         """Since when the seat to play has had nobody to play it (turn-based, turn clock off)."""
@@ -357,6 +448,8 @@ class Table:
         if person is not None and person.status == Status.AWAY:
             self.emit("back", now, person=pid)
             self._fill_chairs(now)
+        if person is not None and pid == self.first and self.host != pid and person.status != Status.GONE:
+            self.emit("host", now, person=pid)  # the table's first person is its host whenever they are here
 
     def disconnect(self, pid: int, now: float) -> None:
         """The server: this person's last phone went away."""
@@ -366,6 +459,10 @@ class Table:
     # --- the rules of the table -----------------------------------------------------------
 
     def _tick_once(self, now: float) -> None:
+        self._absent_host(now)
+        if self.phase in (LOBBY, RESULTS):
+            self._absent_give_way(now)
+            return
         game = self.game
         if self.phase == PAUSE and self.deadline is not None and now >= self.deadline:
             self._begin_round(now)
@@ -378,20 +475,72 @@ class Table:
         self._bots_move(game, now)
         if self.phase != PLAYING:
             return
+        if not game.simultaneous:
+            for seat in game.to_act():
+                due = self._stand_in_at(seat)
+                if due is not None and now >= due:
+                    self._play({seat: self._stand_in_move(game, seat)}, now, missed=True)
+                    return
         if not game.simultaneous and self.deadline is None:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None and now >= gone + TURN_GRACE:
-                    self._play({seat: game.default_move(seat)}, now)
+                    self._play({seat: game.default_move(seat)}, now, missed=True)
                     return
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
             if game.simultaneous:
                 self._reveal(silent, now)
             elif silent:
-                self._play(silent, now)
+                self._play(silent, now, missed=True)
             return
         self._settle(now)
+
+    def _stand_in_move(self, game: GameState, seat: int) -> str:
+        """The move a bot makes for a person whose phone stays gone (the game's first listed bot)."""
+        bot = make_bot(self.kind.name, bot_names(self.kind.name)[0])
+        return bot.choose(game.view(seat), game.legal_moves(seat), self._bot_random(seat))
+
+    def _absent_host(self, now: float) -> None:
+        """A host whose phone has been gone for the grace hands the role to someone connected."""
+        host = self.people.get(self.host) if self.host is not None else None
+        since = self._absent_since(host) if host is not None else None
+        if since is None or now < since + self.settings.absent_grace:
+            return
+        successor = self._successor(self.host)
+        if successor is not None:
+            self.emit("host", now, person=successor.id)
+
+    def _successor(self, pid: int | None) -> Person | None:
+        """Who takes the host role from ``pid``: someone connected, a player in a chair first, then the
+        earliest arrival; never a bot."""
+        rt = self.runtime
+        others = [p for p in self.people.values()
+                  if p.id != pid and p.id in rt.connected and not p.is_bot and p.status != Status.GONE]
+        others.sort(key=lambda p: (not p.has_chair, p.joined_at, p.id))
+        return others[0] if others else None
+
+    def _absent_give_way(self, now: float) -> None:
+        """Lobby and results: a connected watcher takes the chair of a player absent past the grace
+        (the longest gone first).  The absent player is marked away, without a chair; back, they queue."""
+        for watcher in self.queue():
+            if watcher.id not in self.runtime.connected:
+                continue
+            chair = self._free_chair()
+            if chair is None:
+                absent = sorted(
+                    (since, p.chair, p.id)
+                    for p in self.people.values()
+                    if p.chair is not None and (since := self._absent_since(p)) is not None
+                    and now >= since + self.settings.absent_grace
+                )
+                if not absent:
+                    return
+                _, chair, gone = absent[0]
+                if self.people[gone].status != Status.AWAY:
+                    self.emit("away", now, person=gone)
+                self.emit("unseated", now, person=gone)
+            self.emit("seated", now, person=watcher.id, chair=chair)
 
     def _bots_move(self, game: GameState, now: float) -> None:
         for seat in sorted(game.to_act()):
@@ -447,8 +596,13 @@ class Table:
         moves = {**self.pending, **silent}
         self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())})
 
-    def _play(self, moves: dict[int, str], now: float) -> None:
-        self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()})
+    def _play(self, moves: dict[int, str], now: float, missed: bool = False) -> None:
+        """Turn-based moves; ``missed``: played for their seats (silence, or a bot standing in)."""
+        if missed:
+            self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()},
+                      missed=sorted(moves))
+        else:
+            self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()})
 
     def _silence(self, person: Person, now: float) -> None:
         """Someone leaving mid-decision: their silence counts now, not at the deadline."""
@@ -559,8 +713,11 @@ class Table:
     def _on_joined(self, e: Event) -> None:
         pid = e["person"]
         self.people[pid] = Person(pid, e["name"], e["token"], Status.WATCHING, joined_at=e["at"])
+        self.last_id = max(self.last_id, pid)
         if self.host is None:
             self.host = pid
+        if self.first is None:
+            self.first = pid
 
     def _on_bot(self, e: Event) -> None:
         pid = e["person"]
@@ -568,6 +725,7 @@ class Table:
         person = Person(pid, str(e.get("name", e["bot"])), None, status, chair=e["chair"], bot=e["bot"],
                         joined_at=e["at"])
         self.people[pid] = person
+        self.last_id = max(self.last_id, pid)
         self._take_chair_seat(person)
 
     def _on_seated(self, e: Event) -> None:
@@ -598,7 +756,12 @@ class Table:
         person.status = Status.GONE
         person.chair = None
         if self.host == person.id:
-            self._pass_host(person.id)
+            self._pass_host(person.id)  # (logs written before the "host" event came first)
+        if person.seat is None:
+            del self.people[person.id]  # a watcher (or a bot) who never played this game: forgotten
+
+    def _on_host(self, e: Event) -> None:
+        self.host = e["person"]
 
     def _pass_host(self, pid: int) -> None:
         """The host left or went away: someone playing in a chair first (not away), then anyone
@@ -612,9 +775,7 @@ class Table:
             self.host = None
 
     def _on_away(self, e: Event) -> None:
-        self.people[e["person"]].status = Status.AWAY
-        if self.host == e["person"]:
-            self._pass_host(e["person"])
+        self.people[e["person"]].status = Status.AWAY  # an away host keeps the role until the absence grace
 
     def _on_back(self, e: Event) -> None:
         person = self.people[e["person"]]
@@ -633,8 +794,11 @@ class Table:
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
         self.pending = {}
+        for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
+            del self.people[pid]  # their names are in the records of the games they played
         for person in self.people.values():
             person.seat = None
+            person.missed = 0
 
     def _on_round(self, e: Event) -> None:
         game = self.game
@@ -656,6 +820,12 @@ class Table:
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
+        if not game.simultaneous:
+            missed = set(e.get("missed", ()))
+            for seat in moves:
+                person = self.person_at_seat(seat)
+                if person is not None:
+                    person.missed = person.missed + 1 if seat in missed else 0
         game.apply_joint(moves)
         self._after_move(e["at"])
 

@@ -8,8 +8,12 @@ own view for the viewer's seat.  Seat tokens never appear in a view.
 from __future__ import annotations
 
 from gemtable.games.api import JSON
-from gemtable.table.people import Status
+from gemtable.table.people import Person, Status
 from gemtable.table.table import Table
+
+QUEUE_SHOWN = 10
+"""A view lists at most this many people without a chair or a seat (the first of the queue, then the
+away); ``queue_length`` and ``unlisted`` count the rest, so that a view stays small whatever the crowd."""
 
 
 def table_view(table: Table, pid: int | None, now: float) -> JSON:
@@ -19,6 +23,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     game = table.game
     to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
+    listed = _listed(table, me)
     return {
         "code": table.code,
         "game": table.kind.name,
@@ -41,11 +46,15 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
                 "connected": p.is_bot or p.id in table.runtime.connected,
                 "to_act": p.seat is not None and p.seat in to_act,
                 "chosen": p.seat is not None and p.seat in to_act and p.seat in table.pending,
+                "bot_plays": table.bot_plays_for(p),
             }
-            for p in sorted(table.people.values(), key=lambda p: p.id)
-            if p.status != Status.GONE or p.seat is not None
+            for p in listed
         ],
-        "queue": queue,
+        "unlisted": sum(1 for p in table.people.values() if p.status != Status.GONE) - sum(
+            1 for p in listed if p.status != Status.GONE
+        ),
+        "queue": queue[:QUEUE_SHOWN],
+        "queue_length": len(queue),
         "me": None
         if me is None
         else {
@@ -64,6 +73,16 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     }
 
 
+def _listed(table: Table, me: Person | None) -> list[Person]:
+    """Everyone with a chair or a seat of this game, the host, the viewer, and the first
+    ``QUEUE_SHOWN`` of the others (the queue in its order, then the away), by id."""
+    shown = {p.id for p in table.people.values() if p.chair is not None or p.seat is not None}
+    shown |= {pid for pid in (table.host, me.id if me is not None else None) if pid is not None}
+    rest = [*table.queue(), *(p for p in table.people.values() if p.status == Status.AWAY and p.chair is None)]
+    shown |= {p.id for p in rest[:QUEUE_SHOWN]}
+    return [table.people[pid] for pid in sorted(shown) if pid in table.people]
+
+
 def _public_settings(table: Table) -> JSON:
     s = table.settings
     return {
@@ -73,5 +92,6 @@ def _public_settings(table: Table) -> JSON:
         "seconds": s.seconds,
         "pause": s.pause,
         "turn_clock": s.turn_clock,
+        "absent_grace": s.absent_grace,
         "scripted": s.script is not None,
     }

@@ -100,7 +100,10 @@ def check_conservation(state: ExpeditionState) -> None:
     assert state.relics_revealed == state.relics_out + state.relics_left + on_path_now
     assert state.relics_out == sum(len(held) for held in state.relics_held)
     assert [sum(held) for held in state.relics_held] == state.relic_points
-    assert state.scores() == [c + r for c, r in zip(state.chest, state.relic_points, strict=True)]
+    totals = [c + r for c, r in zip(state.chest, state.relic_points, strict=True)]
+    last_played = max((seat for seat in range(state.seats) if state.played[seat]), default=-1)
+    assert state.scores() == totals[: last_played + 1]  # the seats that played; no phantom zeros after them
+    assert not any(totals[last_played + 1 :])
     assert all(state.carried[seat] == 0 for seat in range(state.seats) if seat not in state.inside)
     assert min(state.path_gems, default=0) >= 0
     assert state.lost >= 0 and state.returned >= 0

@@ -293,11 +293,11 @@ def test_rule_9_score_is_banked_gems_plus_relics_and_ties_share_the_win() -> Non
             state.start_round([0, 1])
         step(state, 0, 1)
     assert state.is_over()
-    assert state.scores() == [15, 15, 0]
+    assert state.scores() == [15, 15]  # the seats that played: seat 2 never walked in
     assert state.winners() == [0, 1], "a tie is shared; a seat that never played does not win"
     assert state.record().winners == [0, 1]
     final = state.view(2).to_json()
-    assert final["scores"] == [15, 15, 0] and final["winners"] == [0, 1]
+    assert final["scores"] == [15, 15] and final["winners"] == [0, 1]
 
 
 def test_rule_9_relics_count_in_the_score() -> None:

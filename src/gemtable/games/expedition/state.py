@@ -222,7 +222,14 @@ class ExpeditionState:
         return self.phase == OVER
 
     def scores(self) -> list[int]:
-        """Banked gems plus relic values, per seat."""
+        """Banked gems plus relic values, per seat, for the seats up to the last one that played.
+
+        A table's game has 16 seats, handed out from 0 as players walk in: a game of three lists
+        three scores, not thirteen phantom zeros after them."""
+        totals = self._totals()
+        return totals[: 1 + max((s for s in range(self._seats) if self.played[s]), default=-1)]
+
+    def _totals(self) -> list[int]:
         return [gems + relics for gems, relics in zip(self.chest, self.relic_points, strict=True)]
 
     def winners(self) -> list[int]:
@@ -440,7 +447,7 @@ class ExpeditionState:
         self.returned += sum(self.path_gems)
         self.path_gems = [0] * len(self.path)
         self.relics_left += self.path.count(RELIC)
-        self.chest_by_cave.append(self.scores())
+        self.chest_by_cave.append(self._totals())
         self.phase = OVER if self.cave >= self.rules.caves else ROSTER
 
 

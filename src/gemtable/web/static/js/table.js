@@ -247,17 +247,26 @@ function personRow(app, p) {
   if (p.bot) tags.push(t('people.bot_short'));
   if (p.status === 'away') tags.push(t('st.away'));
   else if (!p.connected) tags.push(t('st.offline'));
+  if (p.bot_plays) tags.push(t('st.bot_plays'));
   if (p.status === 'waiting') tags.push(t('st.waiting'));
-  const remove = me && me.host && p.bot && p.chair !== null
-    ? h('button', { class: 'btn small ghost', type: 'button', text: t('lobby.remove'),
-      'aria-label': t('lobby.remove_who', { name: personName(p) }),
-      on: { click: () => app.ui.send({ type: 'remove_bot', chair: p.chair }) } })
-    : null;
+  const remove = removeButton(app, p);
   return h('li', { class: ['person', p.bot && 'is-bot', me && p.id === me.id && 'is-me'] },
     icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
     h('span', { class: 'name', text: personName(p) }),
     tags.length ? h('span', { class: 'tags', text: tags.join(' · ') }) : null,
     remove);
+}
+
+/** The host's button on a row: take a bot out of its chair, or remove someone whose phone is gone. */
+function removeButton(app, p) {
+  const me = app.table.me;
+  if (!me || !me.host || p.id === me.id || p.status === 'gone') return null;
+  let message = null;
+  if (p.bot && p.chair !== null) message = { type: 'remove_bot', chair: p.chair };
+  else if (!p.bot && !p.connected) message = { type: 'remove', person: p.id };
+  if (!message) return null;
+  return h('button', { class: 'btn small ghost', type: 'button', text: t('lobby.remove'),
+    'aria-label': t('lobby.remove_who', { name: personName(p) }), on: { click: () => app.ui.send(message) } });
 }
 
 function botName(kind) {
