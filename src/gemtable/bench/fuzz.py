@@ -919,6 +919,9 @@ class FuzzOptions:
     """The honest tables' time per decision (hostile phones seated there and gone quiet hold each one up)."""
     settle: float = 120.0
     """Seconds the honest players get to finish their games once the fuzzing is over."""
+    minutes: float | None = None
+    """Stop sending after this many minutes even if fewer than ``messages`` went out (then check as
+    usual): a long run on a busy machine still ends with a report."""
     lane: int = 0
     """Which of up to :data:`LANES` fuzzers beside each other against one server this is: each has
     loopback addresses of its own (``--clients``)."""
@@ -987,14 +990,15 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
     @given(st.data())
     def one_phone(data: Any) -> None:
         plan = strategies.plan(data, addresses.next())  # drawn whatever happens next: Hypothesis insists
-        if stats.messages >= options.messages:
+        if stats.messages >= options.messages or time.monotonic() >= stop_at:
             return
         loop.run_until_complete(asyncio.wait_for(hostile_phone(target, plan, pool, stats), 120))
 
     if options.seed is not None:
         one_phone = fix_seed(options.seed)(one_phone)
+    stop_at = started + 60 * options.minutes if options.minutes else float("inf")
     try:
-        while stats.messages < options.messages:
+        while stats.messages < options.messages and time.monotonic() < stop_at:
             one_phone()
             if progress:
                 progress(f"{stats.messages} messages from {stats.phones} phones")
@@ -1147,6 +1151,8 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
     bench.add_argument("--url", default=None, help="fuzz a server already running on a loopback URL")
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument("--minutes", type=float, default=None,
+                       help="stop sending after this many minutes even if fewer messages went out (then check)")
     bench.add_argument("--clients", type=int, default=1,
                        help=f"fuzzing processes beside each other against the one server, 1 to {LANES} (default 1): "
                             "the messages are shared out, each has honest tables of its own, one report")
@@ -1167,7 +1173,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"gemtable bench fuzz: --clients 1 to {LANES}", file=sys.stderr)
         return 2
     per = -(-args.messages // args.clients)
-    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, lane=args.lane)
+    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, minutes=args.minutes,
+                          lane=args.lane)
     say = (lambda text: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
     if args.url:
         try:
@@ -1210,6 +1217,8 @@ def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) 
                "--lane", str(lane), "--json"]
     if args.seed is not None:
         command += ["--seed", str(args.seed + lane)]
+    if args.minutes is not None:
+        command += ["--minutes", str(args.minutes)]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
 
 
