@@ -78,11 +78,14 @@ def test_replay_refuses_a_broken_record_clearly(tmp_path: Path) -> None:
     assert main(["replay", str(path)]) == 2
 
 
-def test_bench_engine_prints_games_per_second() -> None:
+def test_bench_engine_prints_the_engine_the_reference_and_their_ratio() -> None:
     result = gemtable("bench", "engine", "--seconds", "0.5", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["games_per_second"] > 0 and data["players"] == 5 and data["bot"] == "cautious"
+    assert data["engine"] > 0 and data["reference"] > 0 and data["players"] == 5 and data["bot"] == "cautious"
+    assert abs(data["ratio"] - data["engine"] / data["reference"]) < 0.01
+    assert data["why"]["decisions_per_game"] > 0
+    assert data["batch"] > 0 and data["batch_ratio_to_reference"] > 0  # numpy comes with the test extra
 
 
 def test_bench_bots_times_montecarlo_at_eight_players() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gemtable.bench import server as server_bench
-from gemtable.games import GameError, GameRecord, find_game, replay
+from gemtable.games import GameError, GameRecord, replay
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,14 +48,32 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-scripts", action="store_true", help="let tables use a scripted deck (tests, demos)")
     serve.set_defaults(run=_serve)
 
-    sim = commands.add_parser("simulate", help="a tournament between bots")
+    sim = commands.add_parser("simulate", help="a tournament between bots (yours too)")
     sim.add_argument("game", nargs="?", default="expedition", help="expedition (default) or booty")
-    sim.add_argument("--bots", default=None, help="comma-separated bot names (default: every bot)")
-    sim.add_argument("--games", type=int, default=2000)
-    sim.add_argument("--players", default="2-8", help="a count or a range such as 3-6")
+    sim.add_argument("--bots", default=None,
+                     help="comma-separated built-in bots, e.g. cautious,odds,threshold=10 (default: every "
+                          "built-in bot; with --bot or --sweep: cautious,odds, or greedy,random for booty)")
+    sim.add_argument("--bot", action="append", default=[], metavar="FILE.py|MODULE:FUNCTION",
+                     help="your own bot: a Python function (view, moves, rng) -> move; may be given more than once")
+    sim.add_argument("--sweep", default=None, metavar="KEY=LOW..HIGH",
+                     help="a family of threshold bots, e.g. threshold=2..15, cards=3..12, hazards=1..4")
+    sim.add_argument("--games", type=int, default=None,
+                     help="games to play (default: as many as the ranking needs, see --max-games)")
+    sim.add_argument("--max-games", type=int, default=None,
+                     help="cap for the default sequential run: rounds of games double until the ranking is "
+                          "significant or this many are played (default 32000; 400000 with --batch)")
+    sim.add_argument("--max-seconds", type=float, default=300.0,
+                     help="time budget of the default sequential run (default 300): no round is started that "
+                          "would end past it")
+    sim.add_argument("--players", default=None, help="a count or a range such as 3-6 (default: all the game takes)")
     sim.add_argument("--preset", default=None, help="rules preset (default: the game's first)")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    sim.add_argument("--time-limit", type=float, default=1.0, help="seconds your bot may take per decision")
+    sim.add_argument("--batch", action="store_true",
+                     help="numpy batch mode for threshold bots (pip install 'gemtable[lab]'): far more games")
+    sim.add_argument("--report", type=Path, default=None, metavar="FILE.html",
+                     help="write a self-contained HTML report with charts")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sim.set_defaults(run=_simulate)
 
@@ -66,9 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(metavar="KIND")
-    eng = kinds.add_parser("engine", help="whole expedition games per second, one core")
+    eng = kinds.add_parser("engine", help="whole expedition games per second, one core: engine, reference, batch")
     eng.add_argument("--seconds", type=float, default=3.0)
     eng.add_argument("--players", type=int, default=5)
+    eng.add_argument("--no-batch", action="store_true", help="skip the numpy batch figure")
     eng.add_argument("--json", action="store_true")
     eng.set_defaults(run=_bench_engine)
     bots = kinds.add_parser("bots", help="how long a bot takes to decide")
@@ -98,41 +117,9 @@ def _players(text: str) -> tuple[int, int]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from gemtable.bots import bot_names
-    from gemtable.simulate import Tournament, check_bots, run
+    from gemtable.lab.cli import simulate
 
-    game = find_game(args.game)
-    if game.name == "booty":
-        from gemtable.games.booty.report import print_report
-
-        return print_report(args)
-    bots = tuple(args.bots.split(",")) if args.bots else tuple(bot_names(game.name))
-    check_bots(game.name, bots)
-    low, high = _players(args.players)
-    if not game.min_seats <= low <= high <= game.max_seats:
-        raise GameError(f"{game.name} takes {game.min_seats} to {game.max_seats} players")
-    preset = args.preset or game.presets()[0]
-    rules = game.rules_json(preset, {})
-    tournament = Tournament(game.name, rules, bots, args.games, low, high, args.seed)
-    if args.json:
-        results = run(tournament, args.jobs)
-        print(json.dumps(results.to_json(tournament), indent=2))
-        return 0
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
-
-    with Progress(transient=True) as progress:
-        task = progress.add_task(f"{args.games} games", total=args.games)
-        results = run(tournament, args.jobs, lambda n: progress.advance(task, n))
-    summary = results.to_json(tournament)
-    table = Table(title=game.title, caption=f"{results.games} games, {low}-{high} players, seed {args.seed}")
-    for column in ("bot", "seats", "win rate", "mean score"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for name, row in summary["bots"].items():
-        table.add_row(name, str(row["seats"]), f"{row['win_rate']:.1%}", f"{row['mean_score']:.2f}")
-    Console().print(table)
-    return 0
+    return simulate(args)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -172,14 +159,27 @@ def _same_scores(recorded: list[int], scores: list[int]) -> bool:
 def _bench_engine(args: argparse.Namespace) -> int:
     from gemtable.bench.engine import engine
 
-    result = engine(args.seconds, args.players)
+    result = engine(args.seconds, args.players, batch=not args.no_batch)
     if args.json:
         print(json.dumps(result))
-    else:
-        print(
-            f"{result['games_per_second']:,} games/s ({result['games']:,} games of {result['players']} "
-            f"{result['bot']} bots in {result['seconds']} s, one core, Python {result['python']})"
-        )
+        return 0
+    why = result["why"]
+    print(f"engine     {result['engine']:>9,} games/s  ({result['players']} {result['bot']} bots through the game API)")
+    print(f"reference  {result['reference']:>9,} games/s  (a plain loop of the same games, no API, no records)")
+    print(f"ratio      {result['ratio']:>9}  (engine / reference; the aim was 2)")
+    print(f"           {why['decisions_per_game']} decisions a game at "
+          f"{why['microseconds_per_decision_call']} µs a call = {why['decision_calls_microseconds_per_game']} µs; "
+          "the reference's whole game: "
+          f"{why['reference_microseconds_per_game']} µs")
+    if result.get("batch"):
+        print(f"batch      {result['batch']:>9,} games/s  ({result['batch_ratio_to_reference']}x the reference, "
+              f"{result['batch_ratio_to_public_fastest']}x the fastest public simulator's "
+              f"{result['public_fastest']:,})")
+    elif "batch_note" in result:
+        print(f"batch      {result['batch_note']}")
+    wall = result["wall"]
+    print(f"(games per CPU second of this process, best of {result['rounds']} rounds, Python {result['python']}; "
+          f"wall clock: engine {wall['engine']:,}, reference {wall['reference']:,}, ratio {wall['ratio']})")
     return 0
 
 

@@ -65,6 +65,20 @@ def test_silence_counts_as_camp_at_the_deadline() -> None:
     check_all(table, 10.0)
 
 
+def test_the_view_names_the_seats_the_clock_moved_only_after_the_reveal() -> None:
+    table, (ann, bob, cy) = started(3, script=SCRIPT)
+    choose(table, ann, DEEPER, 1.0)
+    choose(table, bob, CAMP, 2.0)
+    assert table_view(table, None, 9.0)["timed_out"] == []  # nothing is revealed yet
+    table.tick(10.0)
+    seats = {pid: table.people[pid].seat for pid in (ann, bob, cy)}
+    for pid in (None, ann, bob, cy):
+        assert table_view(table, pid, 10.0)["timed_out"] == [seats[cy]]  # Bob chose camp himself
+    choose(table, ann, DEEPER, 11.0)  # the next reveal: nobody was late
+    assert table_view(table, None, 11.0)["timed_out"] == []
+    check_all(table, 11.0)
+
+
 def test_everyone_silent_ends_the_cave_at_the_deadline() -> None:
     table, _ = started(3, seconds=10.0, pause=6.0, script=SCRIPT)
     table.tick(10.0)

@@ -95,9 +95,9 @@ def test_names_people_really_use_are_kept() -> None:
 
 
 def test_bots_get_names_no_person_looks_like() -> None:
-    table, (ann,) = seat_table(["cautious"])
-    table.add_bot(ann, "cautious", 0.0)
-    assert sorted(p.name for p in table.people.values() if p.is_bot) == ["cautious 2"]
+    table, (ada,) = seat_table(["\u0410da"])  # a Cyrillic A: looks like the first bot name, Ada
+    table.add_bot(ada, "cautious", 0.0)
+    assert [p.name for p in table.people.values() if p.is_bot] == ["Bruno"]
 
 
 # --- for any text ---------------------------------------------------------------------------------

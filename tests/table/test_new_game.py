@@ -137,7 +137,7 @@ def test_a_record_replays_with_away_players_and_late_arrivals() -> None:
     table.add_bot(ann, "cautious", 3.5)
     end = finish_game(table, 3.0)
     record = table.records[1]
-    assert set(record["names"].values()) == {"Ann", "Bob", "Cy", "Dee", "cautious"}
+    assert set(record["names"].values()) == {"Ann", "Bob", "Cy", "Dee", "Ada"}
     rounds = [item[1] for item in record["inputs"] if item[0] == "round"]
     assert len(rounds) == 5
     assert len(rounds[0]) == 3 and len(rounds[1]) == 5  # Dee and the bot walk into cave 2

@@ -104,8 +104,18 @@ def test_bots_get_distinct_names() -> None:
     table, (ann,) = seat_table(1)
     for _ in range(3):
         table.add_bot(ann, "cautious", 0.0)
-    names = sorted(p.name for p in table.people.values() if p.is_bot)
-    assert names == ["cautious", "cautious 2", "cautious 3"]
+    names = [p.name for p in table.people.values() if p.is_bot]
+    assert names == ["Ada", "Bruno", "Chloé"]
+
+
+def test_seven_bots_of_one_strategy_are_seven_names_and_a_taken_name_is_skipped() -> None:
+    table, (ann,) = seat_table(["Bruno"])
+    for _ in range(7):
+        table.add_bot(ann, "cautious", 0.0)
+    names = [p.name for p in table.people.values() if p.is_bot]
+    assert len(set(names)) == 7 and "Bruno" not in names
+    assert all(p.bot == "cautious" for p in table.people.values() if p.is_bot)
+    assert_rebuilds(table, 0.0)
 
 
 def test_a_tab_or_newline_in_a_name_becomes_a_space() -> None:

@@ -1,8 +1,12 @@
 """Fixtures for the browser tests: Debian's Chromium through Playwright (sync API), a real server.
 
-One Chromium for the whole run; a real ``gemtable serve`` process per test module; a fresh
+One Chromium per test module; a real ``gemtable serve`` process per test module; a fresh
 browser context per person (a phone at 390×844 with touch, or a TV at 1920×1080).  Every page
 records its console and its uncaught errors, and a test fails if a page threw or broke the CSP.
+
+The pages are opened as a phone in the room opens them: at ``http://gemtable.test:PORT``, a name
+that is not local (Chromium maps it to 127.0.0.1 itself, ``--host-resolver-rules``), so every
+page runs in the same insecure context as on a LAN: no Wake Lock, no Clipboard API, no Web Share.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from tests.server.harness import ServerProcess
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
+ROOM_HOST = "gemtable.test"
+"""The name the pages are opened at: not local, so not a secure context (``.test`` is reserved, RFC 2606)."""
 ARGS = [
+    f"--host-resolver-rules=MAP {ROOM_HOST} 127.0.0.1",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
@@ -111,9 +118,14 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
+def room_base(server: ServerProcess) -> str:
+    """The server's address as a phone on the network reaches it."""
+    return f"http://{ROOM_HOST}:{server.port}"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("web") / "data").start()
+    proc = ServerProcess(tmp_path_factory.mktemp("web") / "data", public_url=f"http://{ROOM_HOST}:{{port}}").start()
     try:
         yield proc
     finally:
@@ -123,7 +135,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture
 def browser(chromium: Any, server: ServerProcess) -> Iterator[Browser]:
     """Contexts of one test; at the end, no page may have thrown or broken the CSP."""
-    b = Browser(chromium, base=server.base)
+    b = Browser(chromium, base=room_base(server))
     try:
         yield b
         problems = b.problems()

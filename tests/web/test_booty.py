@@ -284,7 +284,7 @@ def test_a_phone_with_two_bots_weighs_under_150_kb_pans_and_pinches(
     loaded: dict[str, int] = {}
 
     def count(response: Any) -> None:
-        if response.url.startswith(server.base) and response.request.method == "GET":
+        if response.url.startswith(browser.base) and response.request.method == "GET":
             loaded[response.url] = loaded.get(response.url, 0) + len(response.body())
 
     page.on("response", count)
@@ -306,10 +306,10 @@ def test_a_phone_with_two_bots_weighs_under_150_kb_pans_and_pinches(
     status, manifest = server.get("/manifest.webmanifest")
     assert status == 200
     for url in ["/manifest.webmanifest", *(icon["src"] for icon in json.loads(manifest)["icons"])]:
-        if server.base + url not in loaded:
+        if browser.base + url not in loaded:
             status, body = server.get(url)
             assert status == 200, url
-            loaded[server.base + url] = len(body)
+            loaded[browser.base + url] = len(body)
     total = sum(loaded.values())
     report = "\n".join(f"{size:7d} {url}" for url, size in sorted(loaded.items(), key=lambda kv: -kv[1]))
     print(f"\nbooty phone page: {total} bytes in {len(loaded)} files\n{report}")

@@ -32,8 +32,12 @@ def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
         gus.locator("#add-bot").tap()
     people = gus.locator("#people .person:not(.empty)")
     expect(people).to_have_count(1 + len(strategies))
-    expect(gus.locator("#people .is-bot").filter(has_text="Monte Carlo")).to_contain_text("bot")
-    gus.get_by_role("button", name="Remove Monte Carlo").tap()
+    monte = gus.locator("#people .is-bot").filter(has_text="Monte Carlo")
+    expect(monte).to_contain_text("Monte Carlo bot")  # a bot has a name; its strategy is shown beside it
+    name = monte.locator(".name").text_content()
+    bot_names = gus.locator("#people .is-bot .name").all_text_contents()
+    assert len(set(bot_names)) == len(strategies), bot_names
+    gus.get_by_role("button", name=f"Remove {name}").tap()
     expect(people).to_have_count(len(strategies))
     expect(gus.locator("#people")).not_to_contain_text("Monte Carlo")
     while people.count() < 8:
@@ -85,7 +89,8 @@ def test_the_invite_sheet_shows_the_qr_code_and_link_from_any_phone(server: Serv
     expect(sheet).to_be_visible()
     expect(sheet.locator(".qr")).to_be_visible()
     public = server.get("/api/server")[1]["public_url"]  # the address phones use, not the page's own
-    expect(sheet.locator(".join-url")).to_have_text(f"{public}/t/{code}")
+    assert public == browser.base  # the test server runs with --public-url http://gemtable.test:PORT
+    expect(sheet.locator("#invite-link")).to_have_value(f"{public}/t/{code}")
     expect(sheet.locator("#invite-tv")).to_have_attribute("href", f"{public}/t/{code}/tv")
     shot(jo, "phone-13-invite")
     jo.locator("#invite-close").tap()

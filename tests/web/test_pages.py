@@ -112,7 +112,7 @@ def test_the_phone_page_weighs_under_150_kb(server: ServerProcess, browser: Brow
     loaded: dict[str, int] = {}
 
     def count(response: Any) -> None:
-        if response.url.startswith(server.base) and response.request.method == "GET":
+        if response.url.startswith(browser.base) and response.request.method == "GET":
             loaded[response.url] = loaded.get(response.url, 0) + len(response.body())
 
     page.on("response", count)
@@ -130,10 +130,10 @@ def test_the_phone_page_weighs_under_150_kb(server: ServerProcess, browser: Brow
     assert status == 200
     manifest = json.loads(manifest)
     for url in ["/manifest.webmanifest", *(icon["src"] for icon in manifest["icons"])]:
-        if server.base + url not in loaded:
+        if browser.base + url not in loaded:
             status, body = server.get(url)
             assert status == 200, url
-            loaded[server.base + url] = len(body)
+            loaded[browser.base + url] = len(body)
     total = sum(loaded.values())
     kinds = {".js", ".css", ".json", ".html", ".svg", ".png", ".webmanifest"}
     assert any(url.endswith("/static/js/expedition.js") for url in loaded)

@@ -187,7 +187,7 @@ def test_a_whole_game_through_the_pages(server: ServerProcess, browser: Browser,
     tap(ann, "camp")
     for page in (bob, cat, dan):
         tap(page, "deeper")
-    text(bob).to_contain_text("And carried out a relic worth 5!")
+    text(bob).to_contain_text("Ann walked out with a relic worth 5!")
     shot(dan, "phone-07-cave-hu")
     shot(tv, "tv-04-relic")
     for page in (bob, cat, dan):

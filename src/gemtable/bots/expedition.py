@@ -5,13 +5,20 @@
 * ``odds`` — computes the exact chance that the next card collapses the cave and
   walks out when the expected loss outweighs the expected gain;
 * ``montecarlo`` — samples orders of the unseen cards and compares walking out
-  now with going on for one to a few more cards.
+  now with going on for one to a few more cards;
+* threshold bots, named by their rule rather than registered one by one:
+  ``threshold=N`` (or ``gems=N``) walks out at N gems carried, ``cards=K`` once K
+  cards of the cave are turned, ``hazards=H`` once H hazards lie on the path; joined
+  with ``+`` they walk out at the first rule met (``gems=10+hazards=2``).  The
+  batch simulator (:mod:`gemtable.lab.batch`) plays exactly these policies.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gemtable.bots import register_bot
@@ -37,6 +44,67 @@ class CautiousBot:
 
     def choose(self, view: Any, moves: Sequence[Move], rng: random.Random) -> Move:
         return CAMP if view.carried >= self.threshold else DEEPER
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A walk-out rule: leave at the first of these that holds (None: that rule is off)."""
+
+    gems: int | None = None
+    """Gems carried."""
+    cards: int | None = None
+    """Cards of this cave turned so far."""
+    hazards: int | None = None
+    """Hazards lying on this cave's path."""
+
+    @property
+    def name(self) -> str:
+        parts = [f"{key}={value}" for key, value in (("gems", self.gems), ("cards", self.cards),
+                                                     ("hazards", self.hazards)) if value is not None]
+        if parts == [f"gems={self.gems}"]:
+            return f"threshold={self.gems}"
+        return "+".join(parts)
+
+
+_RULE = re.compile(r"(threshold|gems|cards|hazards)=(\d{1,3})")
+
+
+def parse_threshold(name: str) -> Threshold | None:
+    """The rule named ``name`` (``threshold=8``, ``cards=6``, ``gems=10+hazards=2``), or None."""
+    found: dict[str, int] = {}
+    for part in name.split("+"):
+        match = _RULE.fullmatch(part.strip())
+        if match is None:
+            return None
+        key = "gems" if match[1] == "threshold" else match[1]
+        if key in found:
+            return None
+        found[key] = int(match[2])
+    return Threshold(**found) if found else None
+
+
+class ThresholdBot:
+    """Walks out at the first rule of its :class:`Threshold` that holds."""
+
+    def __init__(self, rule: Threshold, name: str | None = None) -> None:
+        self.rule = rule
+        self.name = name or rule.name
+        self._gems = rule.gems if rule.gems is not None else 1 << 30
+        self._cards = rule.cards if rule.cards is not None else 1 << 30
+        self._hazards = rule.hazards
+
+    def choose(self, view: Any, moves: Sequence[Move], rng: random.Random) -> Move:
+        if view.carried >= self._gems or view.cards_turned >= self._cards:
+            return CAMP
+        if self._hazards is not None and sum(view.hazards_seen) >= self._hazards:
+            return CAMP
+        return DEEPER
+
+
+def bot_from_name(name: str) -> ThresholdBot | None:
+    """A threshold bot for a name such as ``threshold=8`` (None for any other name)."""
+    rule = parse_threshold(name)
+    return ThresholdBot(rule, name) if rule is not None else None
 
 
 def take_now(view: Any) -> int:

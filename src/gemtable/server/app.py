@@ -16,7 +16,6 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gemtable.bots import bot_names
@@ -29,6 +28,7 @@ from gemtable.server.limits import Limits, address_key
 from gemtable.server.origin import SameOrigin
 from gemtable.server.security import SecurityHeaders
 from gemtable.server.site import Site
+from gemtable.server.static import CompressedStatic
 from gemtable.store import Store
 from gemtable.table import TableError
 
@@ -215,7 +215,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         WebSocketRoute("/ws", websocket),
     ]
     if (WEB / "static").is_dir():
-        routes.append(Mount("/static", StaticFiles(directory=WEB / "static"), name="static"))
+        routes.append(Mount("/static", CompressedStatic(WEB / "static"), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gemtable.bots import bot_names, make_bot
+from gemtable.bots import bot_names, bot_person_names, make_bot
 from gemtable.games import GameError, GameState, find_game
 from gemtable.games.api import JSON
 from gemtable.table.names import NAME_MAX as NAME_MAX
@@ -140,6 +140,8 @@ class Table:
         """Numbers of the finished games at this table."""
         self.decision = 0
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
+        self.timed_out: list[int] = []
+        """The seats whose move in the last reveal the clock made (public once revealed)."""
         self.events = 0
         self.outbox: list[Event] = []
         self.runtime = Runtime()
@@ -259,7 +261,8 @@ class Table:
             raise TableError("no-chair", "every chair is taken")
         bid = self.last_id + 1
         taken = [p.name for p in self.people.values() if p.status != Status.GONE]
-        name = next(n for n in (f"{bot} {i}" if i > 1 else bot for i in range(1, 99)) if not name_taken(n, taken))
+        names = [*bot_person_names(self.kind.name), *(f"{bot} {i}" for i in range(1, 99))]
+        name = next(n for n in names if not name_taken(n, taken))
         self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
 
     def remove_bot(self, pid: int, chair: int, now: float) -> None:
@@ -490,7 +493,7 @@ class Table:
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
             if game.simultaneous:
-                self._reveal(silent, now)
+                self._reveal(silent, now, timed_out=True)
             elif silent:
                 self._play(silent, now, missed=True)
             return
@@ -592,9 +595,10 @@ class Table:
             return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
         self._reveal({seat: game.default_move(seat) for seat in undecided}, now)
 
-    def _reveal(self, silent: dict[int, str], now: float) -> None:
+    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False) -> None:
         moves = {**self.pending, **silent}
-        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())})
+        late = {"timed_out": sorted(silent)} if timed_out and silent else {}
+        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **late)
 
     def _play(self, moves: dict[int, str], now: float, missed: bool = False) -> None:
         """Turn-based moves; ``missed``: played for their seats (silence, or a bot standing in)."""
@@ -794,6 +798,7 @@ class Table:
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
         self.pending = {}
+        self.timed_out = []
         for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
             del self.people[pid]  # their names are in the records of the games they played
         for person in self.people.values():
@@ -809,6 +814,7 @@ class Table:
             person.seat = seat
             person.status = Status.SEATED
         game.start_round(sorted(seats.values()))
+        self.timed_out = []
         self.runtime.seen_in_round = set(self.runtime.connected)
         self._after_move(e["at"])
 
@@ -820,6 +826,7 @@ class Table:
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
+        self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
         if not game.simultaneous:
             missed = set(e.get("missed", ()))
             for seat in moves:

@@ -70,6 +70,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
         },
         "state": None if game is None else game.view(seat).to_json(),
         "results": list(table.finished),
+        "timed_out": list(table.timed_out),
     }
 
 

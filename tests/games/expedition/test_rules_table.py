@@ -200,7 +200,7 @@ def test_rule_7_leavers_bank_and_share_the_loose_gems_of_the_whole_path() -> Non
     assert state.chest == [4, 4, 0]
     assert sum(state.path_gems) == 1 + 0
     reveal = state.view(2).to_json()["reveal"]
-    assert reveal == {"deeper": [2], "leavers": [0, 1], "banked": [3, 3], "path_share": 1, "relics": []}
+    assert reveal == {"deeper": [2], "leavers": [0, 1], "banked": [3, 3], "path_share": 1, "relics": [], "lost": []}
     assert state.carried == [0, 0, 12]  # the 9 went whole to the last explorer
     step(state, 2)  # the later leaver takes the remainder
     assert state.chest == [4, 4, 13]
@@ -354,3 +354,12 @@ def test_rule_11_an_unscripted_deck_can_only_run_out_under_odd_rules() -> None:
     assert state.deck_ran_out and len(state.path) == 20
     assert state.chest[0] == state.chest[1] == sum(c // 2 for c in TREASURES)
     assert state.returned == sum(c % 2 for c in TREASURES)
+
+
+def test_a_collapse_says_who_lost_what_in_the_view() -> None:
+    state = new_game([["5", "spiders", "7", "spiders"]], seats=3)
+    step(state)  # everyone goes deeper: the spiders
+    step(state, 0)  # seat 0 walks out; 1 and 2 find the 7 and carry 1 + 3 each
+    step(state)  # the second spiders: they lose what they carry
+    reveal = state.view(None).to_json()["reveal"]
+    assert reveal["deeper"] == [1, 2] and reveal["lost"] == [4, 4]

@@ -118,6 +118,8 @@ class ExpeditionState:
         self.last_takes: Takes | None = None
         """What the leavers of the last reveal took, if anyone walked out."""
         self.collapsed_by: int | None = None
+        self.lost_at_collapse: list[int] = []
+        """What each explorer inside lost at the collapse, in the order of ``inside`` (public)."""
         self.deck_ran_out = False
         self.chest_by_cave: list[list[int]] = []
         self.inputs: list[JSON] = []
@@ -305,6 +307,7 @@ class ExpeditionState:
         self.last_choices = None
         self.last_takes = None
         self.collapsed_by = None
+        self.lost_at_collapse = []
         self.deck_ran_out = False
         self.phase = CHOOSE
         self._turn_card()
@@ -361,6 +364,7 @@ class ExpeditionState:
 
     def _collapse(self, card: int) -> None:
         carried = self.carried
+        self.lost_at_collapse = [carried[seat] for seat in self.inside]
         for seat in self.inside:
             self.lost += carried[seat]
             carried[seat] = 0

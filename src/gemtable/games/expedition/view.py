@@ -48,6 +48,11 @@ class ExpeditionView:
         return sum(self._state.path_gems)
 
     @property
+    def cards_turned(self) -> int:
+        """Cards of this cave turned so far (the path's length)."""
+        return len(self._state.path)
+
+    @property
     def relics_on_path(self) -> int:
         return self._state.path.count(RELIC)
 
@@ -143,4 +148,5 @@ class ExpeditionView:
             "banked": list(takes.banked) if takes else [],
             "path_share": takes.path_share if takes else 0,
             "relics": list(takes.relics) if takes else [],
+            "lost": list(state.lost_at_collapse) if state.collapsed_by is not None else [],
         }

@@ -161,6 +161,20 @@ class Viewport {
 
 // --- my turn: rotation, the chosen spot -------------------------------------------------
 
+const SPOT_ZOOM = 0.5; // a spot (90 units) is 45 px on the screen: a finger's size
+
+/** On my turn every legal spot is in view: the whole board when it fits at a finger's size,
+ *  else the box of the spots alone (and the chosen one), as large as that lets them be. */
+function turnFrame(view, whole, spots, ghost) {
+  if (!spots.length) return whole;
+  const [w, hgt] = view.size();
+  const room = view.buttons ? 56 : 0;
+  if (Math.min((w - room) / whole.w, hgt / whole.h) >= SPOT_ZOOM) return whole;
+  const cells = spots.map(([x, y]) => [x, y]);
+  if (ghost) cells.push([ghost.x, ghost.y]);
+  return box(cells, 30);
+}
+
 /** A new decision forgets the last one's spot and rotation (and re-fits the board). */
 function turnState(v, L) {
   L.v = v;
@@ -266,7 +280,7 @@ export function renderGame(el, v, ui) {
   });
   const cells = [...st.board.map((c) => [c.x, c.y]), ...spots.map(([x, y]) => [x, y])];
   if (ghost) cells.push([ghost.x, ghost.y]);
-  L.view.show(box(cells, 30), tv ? [0.1, 2.2] : mine ? [0.5, 1.1] : [0.12, 1.1],
+  L.view.show(turnFrame(L.view, box(cells, 30), mine && !tv ? spots : [], ghost), tv ? [0.1, 2.2] : [0.12, 1.1],
     `${t('bh.board')}: ${t('bh.placed', { n: st.placements })}, ${t('bh.diamonds', { n: st.diamonds.length })}`);
 
   const people = seatPeople(v);
@@ -322,7 +336,7 @@ export function renderActions(el, v, ui) {
     : fits ? t('bh.tap_spot') : t('bh.no_spot');
   if (b.note.textContent !== note) b.note.textContent = note;
   const slices = turn(st.drawn.slices, L.r);
-  put(b.tile, tileSvg(slices, L.spin ? 'bh-spin' : '', `${t('bh.your_tile')}: ${t('bh.turned', { n: L.r })}`));
+  put(b.tile, tileSvg(slices, L.spin ? 'bh-spin' : '', `${t('bh.your_tile')}: ${t('bh.turned', { deg: L.r * 90 })}`));
   put(b.rotate, s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' },
     s('path', { d: 'M19 12a7 7 0 1 1-2.05-4.95M19 4v4h-4', class: 'ln' })), t('bh.rotate'));
   put(b.place, t('bh.confirm'));

@@ -3,7 +3,7 @@
 // and changes; the rules page and the results page use the drawings.
 
 import { h, put } from './dom.js';
-import { t, num, personName } from './i18n.js';
+import { t, has, num, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { chart } from './chart.js';
 
@@ -108,14 +108,21 @@ function statusOf(row, phase) {
 
 // --- the game on a phone or a TV ------------------------------------------------------
 
+/** Show the last cave's final reveal or collapse for the usual pause before the results (table.js). */
+export const holdResults = true;
+
 export function renderGame(el, v, ui) {
   const st = v.state;
   if (!st) return;
   const rules = st.rules;
   const local = ui.local;
-  const key = `${v.table.game_number}.${st.cave}`;
-  const fresh = local.drawnKey !== `${key}.${st.path.length}`;
-  local.drawnKey = `${key}.${st.path.length}`;
+  const caveKey = `${v.table.game_number}.${st.cave}`;
+  const key = `${caveKey}.${st.path.length}`;
+  const fresh = local.drawnKey !== key;
+  const newCave = local.caveKey !== caveKey;
+  local.drawnKey = key;
+  local.caveKey = caveKey;
+  const ended = st.phase !== 'choose';
 
   const head = h('div', { class: 'cave-head' },
     h('h2', { class: 'cave-title', text: t('exp.cave', { cave: st.cave, caves: st.caves }) }),
@@ -126,38 +133,95 @@ export function renderGame(el, v, ui) {
     st.path.map((c, i) => h('li', null, drawCard(c.card, {
       lying: c.gems, rules,
       cls: [i === lastIndex && fresh ? 'new' : '', i === lastIndex && st.collapsed_by ? 'collapser' : '',
-        st.danger.includes(c.card) && !st.collapsed_by ? 'warned' : ''].join(' '),
+        st.danger.includes(c.card) && !ended ? 'warned' : ''].join(' '),
     }))));
   const onPath = st.path.reduce((sum, c) => sum + c.gems, 0);
-  const pathFoot = h('p', { class: 'path-foot' },
+  const pathFoot = st.collapsed_by ? null : h('p', { class: 'path-foot' },
     h('span', null, t('exp.on_path'), ' ', gems(onPath, rules)),
     st.path.some((c) => c.card === 'relic')
       ? h('span', null, ' · ', t('exp.relic_next', { n: st.next_relic_value })) : null);
 
-  const parts = [reveal(v, ui), head, path, st.collapsed_by ? null : pathFoot, danger(st)];
-  if (v.mode === 'phone') parts.push(mine(v));
-  parts.push(players(v));
-  put(el, parts);
+  if (v.mode === 'tv') {
+    put(el, reveal(v, ui), head, path, pathFoot, players(v));
+    const slot = document.getElementById('tv-hazards');
+    if (slot) put(slot, danger(st, ended));
+    fitPath(path);
+    if (!local.fitter && window.ResizeObserver) {
+      local.fitter = new ResizeObserver(() => { const p = el.querySelector('.path'); if (p) fitPath(p); });
+    }
+    if (local.fitter) {
+      local.fitter.disconnect();
+      local.fitter.observe(path);
+    }
+  } else {
+    put(el, reveal(v, ui), head, newCard(v, fresh), path, pathFoot, danger(st, ended),
+      v.mode === 'phone' ? mine(v) : null, players(v));
+  }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
-  if (fresh && v.mode === 'tv') el.querySelector('.path li:last-child')?.scrollIntoView({ block: 'nearest', inline: 'end' });
+  // A new cave (or Play again) on a page scrolled down (the lobby's bots, the results' chart):
+  // back to the top, where the new card is. (After this render has hidden what was above it.)
+  if (newCave && v.mode !== 'tv') requestAnimationFrame(() => window.scrollTo(0, 0));
 }
 
-function danger(st) {
-  const odds = typeof st.collapse_chance === 'number'
+/** The TV: the largest cards that let the whole path fit its box (cards shrink as the path grows). */
+function fitPath(path) {
+  const width = path.clientWidth;
+  const height = path.clientHeight;
+  if (!width || !height) return;
+  const n = Math.max(1, path.children.length);
+  const style = getComputedStyle(path);
+  const gap = parseFloat(style.columnGap) || 8;
+  const rowGap = parseFloat(style.rowGap) || gap;
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  let best = 20;
+  for (let w = Math.floor(rem * 9); w >= 20; w -= 1) {
+    const tall = w * 1.36 + w * 0.12; // the gems lying on a card hang below it
+    const cols = Math.max(1, Math.floor((width + gap) / (w + gap)));
+    const rows = Math.ceil(n / cols);
+    if (rows * tall + (rows - 1) * rowGap <= height) {
+      best = w;
+      break;
+    }
+  }
+  path.style.setProperty('--cw', `${best}px`);
+}
+
+/** The phone: the card that just turned, large, and who is still deciding. */
+function newCard(v, fresh) {
+  const st = v.state;
+  if (!st.path.length) return null;
+  const last = st.path[st.path.length - 1];
+  const deciding = v.table.phase === 'playing'
+    ? v.table.people.filter((p) => p.to_act && !p.chosen).map(personName) : null;
+  return h('section', { class: 'newcard', 'aria-label': t('exp.new_card') },
+    drawCard(last.card, { lying: last.gems, rules: st.rules,
+      cls: [fresh ? 'new' : '', st.collapsed_by ? 'collapser' : ''].join(' ') }),
+    h('div', { class: 'newcard-side' },
+      h('p', { class: 'newcard-label', text: t('exp.new_card') }),
+      h('p', { class: 'newcard-name', text: cardName(last.card, st.rules) }),
+      deciding === null ? null : h('p', { class: ['deciding', !deciding.length && 'done'],
+        text: deciding.length ? t('exp.still_deciding', { names: deciding.join(t('list.comma')) })
+          : t('exp.all_chosen') })));
+}
+
+function danger(st, ended) {
+  const odds = typeof st.collapse_chance === 'number' && !ended
     ? h('p', { class: 'odds' }, t('exp.odds'), ' ', h('b', { text: `${Math.round(st.collapse_chance * 100)}%` }))
     : null;
-  const deadly = HAZARDS.filter((k) => st.danger.includes(k));
+  const deadly = ended ? [] : HAZARDS.filter((k) => st.danger.includes(k));
+  const note = st.collapsed_by ? t('exp.collapsed_note', { kind: t('hz.' + st.collapsed_by) })
+    : ended ? t('exp.cave_over')
+      : deadly.length ? t('exp.warning', { kinds: deadly.map((k) => t('hz.' + k)).join(t('list.or')) })
+        : t('exp.no_hazard');
   return h('section', { class: 'danger', 'aria-label': t('exp.hazards') },
     h('h3', { text: t('exp.hazards') }),
     h('ul', { class: 'hazards' }, HAZARDS.map((k) => {
-      const on = st.danger.includes(k);
+      const on = ended ? st.collapsed_by === k : st.danger.includes(k);
       return h('li', { class: ['hz', `hz-${k}`, on && 'deadly'] },
         icon(k), h('span', { class: 'hn', text: t('hz.' + k) }),
         h('span', { class: on ? 'hs' : 'sr-only', text: on ? t('exp.deadly') : t('exp.safe') }));
     })),
-    h('p', { class: deadly.length ? 'warn' : 'calm',
-      text: deadly.length ? t('exp.warning', { kinds: deadly.map((k) => t('hz.' + k)).join(t('list.or')) })
-        : t('exp.no_hazard') }),
+    h('p', { class: deadly.length || st.collapsed_by ? 'warn' : 'calm', text: note }),
     odds);
 }
 
@@ -173,6 +237,10 @@ function mine(v) {
       h('span', { class: 'note', text: t('exp.chest_secret') })),
     player.relics.length ? h('div', { class: 'stat relics' }, h('span', { class: 'lbl', text: t('exp.relics') }),
       relicIcons(player.relics)) : null);
+}
+
+function botTag(kind) {
+  return t('people.bot_of', { kind: has('bot.' + kind) ? t('bot.' + kind) : kind });
 }
 
 function relicIcons(values) {
@@ -195,7 +263,7 @@ function players(v) {
           code === 'chosen' ? icon('check') : code === 'camp' ? icon('camp') : code === 'inside' || code === 'deciding'
             ? icon('deeper') : person.bot ? icon('bot') : null),
         h('span', { class: 'name' }, personName(person), isMe ? h('span', { class: 'tag', text: ` (${t('people.you')})` }) : null,
-          person.bot ? h('span', { class: 'tag', text: ` · ${t('people.bot_short')}` }) : null,
+          person.bot ? h('span', { class: 'tag', text: ` · ${botTag(person.bot)}` }) : null,
           !person.connected && person.status !== 'gone' ? h('span', { class: 'tag', text: ` · ${t('st.offline')}` }) : null),
         h('span', { class: 'st', text: label }),
         player ? h('span', { class: 'carried', title: t('exp.carries') }, gems(player.carried, st.rules)) : h('span'),
@@ -208,41 +276,67 @@ function reveal(v, ui) {
   const st = v.state;
   const local = ui.local;
   const rules = st.rules;
-  if (st.collapsed_by) {
-    const lost = local.lost && local.lostKey === `${v.table.game_number}.${st.cave}` ? local.lost : null;
-    const victims = lost ? Object.keys(lost).map(Number) : [];
-    return h('section', { class: 'collapse', role: 'alert' },
-      h('div', { class: 'collapse-icon' }, icon(st.collapsed_by)),
-      h('h2', { text: t('exp.collapse') }),
-      h('p', { class: 'big', text: t('exp.collapse_by', { kind: t('hz.' + st.collapsed_by) }) }),
-      victims.length ? h('ul', { class: 'lost' }, victims.map((seat) => h('li', {
-        text: t('exp.lost', { name: nameOf(seat, v.names), gems: gemsText(lost[seat], rules) }) }))) : null,
-      leavers(st, v.names),
-      v.table.phase === 'pause' ? h('p', { class: 'next', text: t('exp.next_soon') }) : null);
-  }
   const r = st.reveal;
+  const late = r ? v.table.timed_out || [] : [];
+  const me = v.me && v.me.seat !== null && v.me.seat !== undefined ? v.me.seat : null;
+  const mineLate = me !== null && r && late.includes(me) && r.leavers.includes(me)
+    ? h('p', { class: 'timed-out', role: 'status', text: t('exp.timed_out_me', {
+      gems: gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules) }) }) : null;
+  if (st.collapsed_by) {
+    const lost = lostBy(st, local, v.table.game_number);
+    const victims = Object.keys(lost).map(Number);
+    const fresh = local.collapseKey !== `${v.table.game_number}.${st.cave}`;
+    local.collapseKey = `${v.table.game_number}.${st.cave}`;
+    return h('section', { class: ['collapse', fresh && 'shake'], role: 'alert' },
+      h('div', { class: 'collapse-icon' }, icon(st.collapsed_by)),
+      h('div', { class: 'collapse-text' },
+        h('h2', { text: t('exp.collapse') }),
+        h('p', { class: 'big', text: t('exp.collapse_by', { kind: t('hz.' + st.collapsed_by) }) }),
+        mineLate,
+        victims.length ? h('ul', { class: 'lost' }, victims.map((seat) => h('li', {
+          text: t('exp.lost', { name: nameOf(seat, v.names), gems: gemsText(lost[seat], rules) }) }))) : null,
+        leavers(st, v.names, late),
+        v.table.phase === 'pause' ? h('p', { class: 'next', text: t('exp.next_soon') }) : null));
+  }
   if (!r) return null;
-  const over = v.table.phase === 'pause';
+  const over = v.table.phase === 'pause' || v.table.phase === 'results';
   const key = `${v.table.game_number}.${st.cave}.${st.path.length}.${over}`;
   const fresh = local.revealKey !== key;
   local.revealKey = key;
   return h('section', { class: ['reveal', over && 'over', fresh && 'pop'], 'aria-label': t('exp.reveal') },
     over ? h('h2', { text: st.deck_ran_out ? t('exp.deck_out') : t('exp.all_out') }) : null,
-    leavers(st, v.names),
+    mineLate,
+    leavers(st, v.names, late),
     r.deeper.length ? h('p', { class: 'went-deeper' }, icon('deeper'),
       h('span', { text: r.leavers.length ? t('exp.went_deeper', { names: listNames(r.deeper, v.names) })
         : t('exp.all_deeper') })) : null);
 }
 
-function leavers(st, names) {
+/** Who lost what at the collapse, by seat: from the view (so a reload still knows), else from the
+ *  state this page saw before the card (a server from before the view carried it). */
+function lostBy(st, local, game) {
+  const r = st.reveal;
+  if (r && Array.isArray(r.lost) && r.lost.length === r.deeper.length && r.lost.length) {
+    return Object.fromEntries(r.deeper.map((seat, i) => [seat, r.lost[i]]));
+  }
+  return local.lost && local.lostKey === `${game}.${st.cave}` ? local.lost : {};
+}
+
+function leavers(st, names, late = []) {
   const r = st.reveal;
   if (!r || !r.leavers.length) return null;
   const rules = st.rules;
+  const relic = r.relics.reduce((a, b) => a + b, 0);
+  const lone = r.relics.length > 0 && r.leavers.length === 1;
   return h('ul', { class: 'leavers' }, r.leavers.map((seat, i) => {
-    const took = tookText(seat, r.banked[i] ?? 0, r.path_share, names, rules);
-    return h('li', null, icon('camp'), h('span', { text: took }),
-      r.relics.length && r.leavers.length === 1
-        ? h('strong', { class: 'relic-note' }, icon('relic'), t('exp.took_relic', { n: r.relics.reduce((a, b) => a + b, 0) }))
+    const banked = r.banked[i] ?? 0;
+    const onlyRelic = lone && !banked && !r.path_share;
+    const took = onlyRelic ? t('exp.took_only_relic', { name: nameOf(seat, names), n: relic })
+      : tookText(seat, banked, r.path_share, names, rules);
+    return h('li', null, icon(onlyRelic ? 'relic' : 'camp'), h('span', { text: took }),
+      late.includes(seat) ? h('span', { class: 'late', text: t('exp.timed_out') }) : null,
+      lone && !onlyRelic
+        ? h('strong', { class: 'relic-note' }, icon('relic'), t('exp.took_relic', { n: relic }))
         : null);
   }));
 }
@@ -270,11 +364,16 @@ export function renderActions(el, v, ui) {
         ui.rerender();
       } } }, icon(move), h('span', { class: 'mv' }), h('span', { class: 'sub' }), h('span', { class: 'ok' }));
     local.note = h('p', { class: 'choice-note', 'aria-live': 'polite' });
+    local.silence = h('p', { class: 'silence' });
     local.buttons = { deeper: button('deeper'), camp: button('camp') };
-    put(el, local.note, h('div', { class: 'moves' }, local.buttons.deeper, local.buttons.camp));
+    put(el, local.note, h('div', { class: 'moves' }, local.buttons.deeper, local.buttons.camp), local.silence);
   }
   el.hidden = !can;
-  if (!can) return;
+  if (!can) {
+    document.body.style.removeProperty('--actions-h');
+    return;
+  }
+  local.silence.textContent = t('exp.silence');
   local.decision = `${table.game_number}.${st.cave}.${st.path.length}`;
   if (local.optimistic && (local.optimistic.key !== local.decision || me.choice === local.optimistic.move)) {
     local.optimistic = null;
@@ -294,6 +393,8 @@ export function renderActions(el, v, ui) {
   }
   const note = choice ? t('exp.your_choice', { move: t('exp.' + choice) }) : t('exp.choose');
   if (local.note.textContent !== note) local.note.textContent = note;
+  // The page keeps its last rows clear of the bar, however tall the bar is in this language.
+  document.body.style.setProperty('--actions-h', `${Math.ceil(el.getBoundingClientRect().height)}px`);
 }
 
 // --- the results ----------------------------------------------------------------------
@@ -352,9 +453,17 @@ export function changes(prev, next, ui) {
   for (const p of next.people) if (p.seat !== null) names[p.seat] = personName(p);
   const revealed = b.reveal && (!sameCave || a.path.length !== b.path.length || !a.reveal
     || JSON.stringify(a.reveal) !== JSON.stringify(b.reveal));
+  let moment = null;
   if (revealed && b.reveal.leavers.length) {
+    const me = next.me && next.me.seat !== null ? next.me.seat : null;
+    const late = next.timed_out || [];
+    if (me !== null && late.includes(me) && b.reveal.leavers.includes(me)) {
+      const i = b.reveal.leavers.indexOf(me);
+      say.push(t('exp.timed_out_me', { gems: gemsText((b.reveal.banked[i] ?? 0) + b.reveal.path_share, b.rules) }));
+    }
     say.push(b.reveal.leavers.map((seat, i) => tookText(seat, b.reveal.banked[i] ?? 0, b.reveal.path_share,
       names, b.rules)).join(' '));
+    moment = 'reveal';
   }
   const turned = b.path.length > 0 && (!sameCave || a.path.length < b.path.length);
   if (turned && b.collapsed_by && !(sameCave && a.collapsed_by)) {
@@ -365,12 +474,15 @@ export function changes(prev, next, ui) {
     ui.local.lostKey = `${next.game_number}.${b.cave}`;
     say.push(t('exp.collapse'), t('exp.collapse_by', { kind: t('hz.' + b.collapsed_by) }));
     buzz = [200, 80, 200, 80, 400];
+    moment = 'collapse';
   } else if (turned) {
     const card = b.path[b.path.length - 1].card;
     const word = HAZARDS.includes(card) ? t('exp.say_hazard', { card: cardName(card, b.rules) }) : cardName(card, b.rules);
     say.push(t('exp.say_card', { cave: b.cave, card: word }));
     buzz = HAZARDS.includes(card) ? [90, 60, 90] : 70;
+    moment = moment || (HAZARDS.includes(card) ? 'hazard' : 'card');
   }
+  if (moment && ui.mode === 'tv') import('./sound.js').then((m) => m.play(moment)).catch(() => {}); // the TV only
   if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
     say.push(t('results.title'), b.winners.length === 1 ? t('results.winner', { name: nameOf(b.winners[0], names) })
       : t('results.winners', { names: listNames(b.winners, names) }));

@@ -81,9 +81,10 @@ export function langSwitch() {
   return select;
 }
 
-/** A person's name as shown: a bot is called by its strategy, in the page's language. */
+/** A person's name as shown. A bot has a name of its own (its strategy is shown beside it); a bot
+ *  from before bots had names is called by its strategy, in the page's language. */
 export function personName(p) {
-  if (p.bot && has('bot.' + p.bot)) return t('bot.' + p.bot);
+  if (p.bot && p.name === p.bot && has('bot.' + p.bot)) return t('bot.' + p.bot);
   return p.name;
 }
 

@@ -39,6 +39,8 @@ export async function runTable(mode) {
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   loadPublicUrl().then(() => {
     for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
+    const link = $('#invite-link');
+    if (link) link.value = joinUrl(code);
     const tv = $('#invite-tv');
     if (tv) tv.href = tvUrl(code);
   }).catch(() => {});
@@ -71,11 +73,19 @@ async function handle(app, msg) {
     await loadGame(app, table.game);
     app.prev = app.table;
     app.table = table;
+    holdResults(app);
     timeClock(app, table);
     effects(app);
     render(app);
+    sendKept(app);
   } else if (msg.type === 'error') {
     app.joining = false;
+    if (msg.code === 'stale' && app.keptSent !== undefined) {
+      app.keptSent = undefined;
+      toast(t('conn.not_counted'));
+      render(app);
+      return;
+    }
     if (msg.code === 'unknown-token') {  // refused, and told nothing: say hello again, to look on
       app.token = null;
       store(tokenKey(app.code), null);
@@ -102,6 +112,24 @@ async function loadGame(app, name) {
   if (!app.game) app.game = await import('./nogame.js');
 }
 
+/** A game that asks for it (holdResults) shows its final state for the usual pause before the
+ *  results, as it does between rounds; a page that opens on the results shows them at once. */
+function holdResults(app) {
+  const was = app.prev;
+  const now = app.table;
+  const ends = was && now.phase === 'results' && (was.phase === 'playing' || was.phase === 'pause')
+    && was.game_number === now.game_number;
+  if (now.phase !== 'results') app.holdUntil = 0;
+  if (!ends || !app.game.holdResults) return;
+  const ms = (now.settings.pause || 0) * 1000;
+  app.holdUntil = performance.now() + ms;
+  setTimeout(() => render(app), ms + 30);
+}
+
+function holding(app) {
+  return Boolean(app.holdUntil) && performance.now() < app.holdUntil;
+}
+
 /** An optional hook of the game module (clockLabel, settingsText): its answer, or null. */
 function hook(app, name, ...args) {
   const fn = app.game && app.game[name];
@@ -117,10 +145,47 @@ function makeUi(app) {
   return {
     mode: app.mode,
     local: app.local,
-    send: (message) => app.conn.send(message) || toast(t('conn.reconnecting')),
+    send: (message) => send(app, message),
     rerender: () => render(app),
     code: app.code,
   };
+}
+
+// --- sending, and a tap kept while reconnecting -----------------------------------------
+
+/**
+ * Send a message now. While the phone is reconnecting a move is not lost: the last one is kept,
+ * with the decision number it answers, and sent when the connection is back if that decision is
+ * still open (the server refuses it as stale otherwise); if it is over, the phone says that the tap
+ * did not count. Anything else asks to wait for the connection. True when sent or kept.
+ */
+function send(app, message) {
+  if (app.conn.send(message)) return true;
+  if (message.type === 'choose' && app.table && app.table.phase === 'playing') {
+    app.kept = { ...message, decision: message.decision ?? app.table.decision };
+    toast(t('conn.kept'));
+    return true;
+  }
+  toast(t('conn.reconnecting'));
+  return false;
+}
+
+/** The first state after a reconnection: send the kept move if its decision is still open. */
+function sendKept(app) {
+  if (app.keptSent !== undefined && app.table.decision !== app.keptSent) app.keptSent = undefined;
+  const kept = app.kept;
+  if (!kept || !app.conn.open) return;
+  app.kept = null;
+  const table = app.table;
+  const open = table.phase === 'playing' && table.decision === kept.decision
+    && Boolean(table.me && table.me.moves && table.me.moves.length);
+  if (open) {
+    app.keptSent = kept.decision;
+    app.conn.send(kept);
+  } else {
+    toast(t('conn.not_counted'));
+    render(app);
+  }
 }
 
 /** What changed since the last state: announce it, buzz the phone. */
@@ -145,6 +210,10 @@ export function announce(text) {
 let toastTimer = null;
 export function toast(text) {
   const el = $('#toast');
+  // Over an open sheet (a modal dialog is in the top layer, above everything else) the toast goes
+  // inside it, or the backdrop would dim it.
+  const over = document.querySelector('dialog[open]') || document.body;
+  if (el.parentElement !== over) over.append(el);
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toastTimer);
@@ -168,7 +237,8 @@ function render(app) {
   const table = app.table;
   renderNet(app);
   if (!table) return;
-  const { me, phase } = table;
+  const { me } = table;
+  const phase = holding(app) ? 'pause' : table.phase;
   document.body.dataset.phase = phase;
   const who = $('#who');
   if (who) who.textContent = me ? me.name : '';
@@ -244,7 +314,7 @@ function personRow(app, p) {
   const tags = [];
   if (me && p.id === me.id) tags.push(t('people.you'));
   if (p.id === table.host) tags.push(t('people.host'));
-  if (p.bot) tags.push(t('people.bot_short'));
+  if (p.bot) tags.push(t('people.bot_of', { kind: botName(p.bot) }));
   if (p.status === 'away') tags.push(t('st.away'));
   else if (!p.connected) tags.push(t('st.offline'));
   if (p.bot_plays) tags.push(t('st.bot_plays'));
@@ -368,9 +438,18 @@ function timeClock(app, table) {
 function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
-  const on = table && (table.phase === 'playing' || table.phase === 'pause');
+  const hold = holding(app);
+  const on = table && (table.phase === 'playing' || table.phase === 'pause' || hold);
   show(el, Boolean(on));
   if (!on) return;
+  if (hold) {
+    const left = Math.max(0, app.holdUntil - performance.now());
+    $('#clock-label').textContent = t('clock.results');
+    $('#clock-num').textContent = t('clock.secs', { n: Math.ceil(left / 1000) });
+    $('#clock-bar').style.transform = `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`;
+    el.classList.remove('urgent');
+    return;
+  }
   const label = $('#clock-label');
   const num = $('#clock-num');
   const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
@@ -392,25 +471,130 @@ function tickClock(app) {
 }
 
 // --- wake lock ------------------------------------------------------------------------
+//
+// The Wake Lock API where the browser has it (a secure context: https or localhost). Over
+// plain http:// on a LAN, the way phones reach the table, there is none: there the screen is
+// kept awake by a tiny video from our own origin, the NoSleep technique, shaped to what each
+// engine actually checks before it keeps a screen on for a playing video:
+// - Blink (VideoWakeLock): the video is audible, or it is at least 75 % on screen and covers at
+//   least 20 % of the viewport. Ours covers the viewport, behind the page, at 1 % opacity, muted.
+// - WebKit (HTMLMediaElement::shouldDisableSleep, every iPhone browser): never for a video with
+//   the loop attribute, and only when it can be heard: not muted, volume above 0, a sound track.
+//   Ours has a silent sound track; on WebKit a tap unmutes it (unmuting needs a tap).
+// Both: it loops by seeking back, not with the loop attribute. The video is also the fallback when
+// a wake lock is refused.
 
 let lock = null;
 let asking = false;
+let video = null;
+let wantAwake = false;
+const WEBKIT = /AppleWebKit\//.test(navigator.userAgent) && !/(Chrome|Chromium|Edg)\//.test(navigator.userAgent);
+
+function keepAwakeVideo() {
+  if (!video) {
+    video = h('video', { class: 'keep-awake', muted: true, playsinline: true, 'webkit-playsinline': true,
+      preload: 'auto', disableremoteplayback: true, 'aria-hidden': 'true', tabindex: '-1' },
+    h('source', { src: '/static/media/keep-awake.mp4', type: 'video/mp4' }),
+    h('source', { src: '/static/media/keep-awake.webm', type: 'video/webm' }));
+    video.muted = true;
+    // Two seconds long: back to the start after one, so it never ends.
+    video.addEventListener('timeupdate', () => { if (video.currentTime > 1) video.currentTime = 0; });
+    video.addEventListener('ended', () => { if (wantAwake) playVideo(false); });
+    document.body.append(video);
+    // Browsers start (or unmute) a video only in a tap: every tap tries while the screen should stay on.
+    const kick = () => { if (wantAwake && !lock) playVideo(true); };
+    for (const type of ['pointerup', 'touchend', 'click', 'keydown']) {
+      document.addEventListener(type, kick, { capture: true, passive: true });
+    }
+  }
+  return video;
+}
+
+function playVideo(tapped) {
+  const v = keepAwakeVideo();
+  if (tapped && WEBKIT && v.muted) {
+    v.muted = false;
+    v.volume = 1;
+  }
+  if (!v.paused && !v.ended) return;
+  const played = v.play();
+  if (played && played.catch) {
+    played.catch((e) => {
+      // Not allowed with sound outside a tap: muted now, and the next tap unmutes it. (Not when the
+      // play was cut short by a pause: the game is over.)
+      if (wantAwake && !v.muted && e && e.name === 'NotAllowedError') {
+        v.muted = true;
+        v.play().catch(() => {});
+      }
+    });
+  }
+}
+
+function pauseVideo() {
+  if (video && !video.paused) video.pause();
+}
 
 async function wakeLock(app) {
   const table = app.table;
   const want = Boolean(table) && !document.hidden
     && (app.mode === 'tv' || table.phase === 'playing' || table.phase === 'pause');
-  if (!('wakeLock' in navigator)) return;
-  if (want && !lock && !asking) {
+  wantAwake = want;
+  if (!want) {
+    pauseVideo();
+    if (lock) {
+      const held = lock;
+      lock = null;
+      held.release().catch(() => {});
+    }
+    return;
+  }
+  if (lock || asking) return;
+  if ('wakeLock' in navigator) {
     asking = true;
     try {
       lock = await navigator.wakeLock.request('screen');
       lock.addEventListener('release', () => { lock = null; });
     } catch { lock = null; } finally { asking = false; }
-  } else if (!want && lock) {
-    const held = lock;
-    lock = null;
-    held.release().catch(() => {});
+  }
+  if (lock) pauseVideo();
+  else if (wantAwake) playVideo(false);
+}
+
+// --- copying the link -----------------------------------------------------------------
+
+/** Select the link's text field: what a person then copies by hand. */
+function selectLink(field) {
+  field.focus({ preventScroll: true });
+  field.select();
+  field.setSelectionRange(0, field.value.length);
+}
+
+/**
+ * Copy the join link: the Clipboard API where there is one (a secure context), else the old
+ * execCommand('copy') on the selected, read-only text field, which works over plain HTTP. If both
+ * fail the link is left selected and the page says to press and hold it: never a silent no-op.
+ */
+async function copyLink(app) {
+  const field = $('#invite-link');
+  const url = joinUrl(app.code) || await loadPublicUrl().then(() => joinUrl(app.code));
+  field.value = url;
+  $('#invite-hold').hidden = true;
+  if (navigator.clipboard && typeof navigator.clipboard.writeText === 'function') {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t('invite.copied'));
+      return;
+    } catch { /* not allowed here: try the old way */ }
+  }
+  selectLink(field);
+  let copied = false;
+  try { copied = document.execCommand('copy'); } catch { copied = false; }
+  if (copied) {
+    toast(t('invite.copied'));
+  } else {
+    selectLink(field);
+    $('#invite-hold').hidden = false;
+    toast(t('invite.hold'));
   }
 }
 
@@ -426,7 +610,7 @@ function wire(app) {
         toast(t('err.bad-name'));
         return;
       }
-      app.joining = app.ui.send({ type: 'join', code: app.code, name }) !== undefined;
+      app.joining = app.ui.send({ type: 'join', code: app.code, name }) === true;
       render(app);
     });
   }
@@ -437,22 +621,22 @@ function wire(app) {
   const dialog = $('#invite');
   click('#invite-btn', () => {
     fillQr(app, '#invite-qr');
+    $('#invite-link').value = joinUrl(app.code) || $('#invite-link').value;
+    $('#invite-hold').hidden = true;
     $('#invite-leave').hidden = !(app.table && app.table.me);
     dialog.showModal();
   });
   click('#invite-close', () => dialog.close());
-  click('#invite-copy', async () => {
-    try {
-      await navigator.clipboard.writeText(joinUrl(app.code));
-      toast(t('invite.copied'));
-    } catch {
-      toast(joinUrl(app.code));
-    }
-  });
+  click('#invite-copy', () => copyLink(app));
   const share = $('#invite-share');
   if (share) {
-    share.hidden = !navigator.share;
-    share.addEventListener('click', () => navigator.share({ title: 'gemtable', url: joinUrl(app.code) }).catch(() => {}));
+    // navigator.share exists only in a secure context (and not in every browser): no button otherwise.
+    share.hidden = typeof navigator.share !== 'function';
+    share.addEventListener('click', () => {
+      navigator.share({ title: 'gemtable', url: joinUrl(app.code) }).catch((e) => {
+        if (!e || e.name !== 'AbortError') copyLink(app);
+      });
+    });
   }
   click('#invite-leave', () => {
     if (!window.confirm(t('invite.leave_sure'))) return;

@@ -1,3 +1,4 @@
 import { runTable } from './table.js';
+import { soundSwitch } from './sound.js';
 
-runTable('tv');
+runTable('tv').then(soundSwitch);

@@ -1,0 +1,119 @@
+"""Your own bot from the command line: it plays, and when it breaks the report is about its own code.
+
+Every test runs the real ``gemtable`` command: user bots play in real worker processes,
+under the real timers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "bots"
+
+
+def gemtable(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gemtable", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **(env or {})})
+
+
+def bot_file(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(body)
+    return str(path)
+
+
+def test_an_example_bot_file_plays_a_tournament_the_same_on_one_or_two_workers() -> None:
+    args = ("simulate", "--bot", str(EXAMPLES / "greedy_relics.py"), "--bots", "cautious,odds", "--games", "60",
+            "--seed", "3", "--json")
+    first = gemtable(*args)
+    assert first.returncode == 0, first.stderr
+    data = json.loads(first.stdout)
+    assert set(data["bots"]) == {"cautious", "odds", "greedy_relics"} and data["games"] == 60
+    mine = data["bots"]["greedy_relics"]
+    assert mine["seats"] > 0 and mine["win_rate_ci95"][0] <= mine["win_rate"] <= mine["win_rate_ci95"][1]
+    assert data["head_to_head"]["greedy_relics"]["cautious"]["meetings"] > 0
+    assert json.loads(gemtable(*args, "--jobs", "1").stdout) == data
+
+
+def test_a_booty_bot_plays_booty_hunter() -> None:
+    result = gemtable("simulate", "booty", "--bot", str(EXAMPLES / "booty_corner.py"), "--games", "6", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["game"] == "booty" and set(data["bots"]) == {"greedy", "random", "booty_corner"}
+
+
+def test_a_module_function_bot_with_one_argument(tmp_path: Path) -> None:
+    (tmp_path / "mybots").mkdir()
+    (tmp_path / "mybots" / "__init__.py").write_text("")
+    (tmp_path / "mybots" / "simple.py").write_text(
+        "def leave_at_five(view):\n    return 'camp' if view.carried >= 5 else 'deeper'\n")
+    result = gemtable("simulate", "--bot", "mybots.simple:leave_at_five", "--bots", "cautious", "--games", "30",
+                      "--json", env={"PYTHONPATH": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["bots"]["leave_at_five"]["seats"] > 0
+
+
+def test_an_exception_is_reported_with_the_bots_own_traceback(tmp_path: Path) -> None:
+    path = bot_file(tmp_path, "broken", (
+        "def helper(view):\n"
+        "    return view.carried // (len(view.inside) - len(view.inside))\n"
+        "\n"
+        "def choose(view, moves, rng):\n"
+        "    if view.cave >= 2:\n"
+        "        return helper(view)\n"
+        "    return 'deeper'\n"))
+    result = gemtable("simulate", "--bot", path, "--bots", "cautious", "--games", "20")
+    assert result.returncode == 1
+    err = result.stderr
+    assert "bot 'broken' raised an exception (game" in err and "ZeroDivisionError" in err
+    assert f'File "{path}", line 6, in choose' in err and f'File "{path}", line 2, in helper' in err
+    assert "gemtable/" not in err and "play.py" not in err and "concurrent" not in err  # only the bot's frames
+
+
+def test_a_slow_bot_is_stopped_at_its_time_limit_and_shown_where_it_was(tmp_path: Path) -> None:
+    path = bot_file(tmp_path, "slow", (
+        "import time\n"
+        "def choose(view, moves, rng):\n"
+        "    while view.cave >= 2:\n"
+        "        time.sleep(0.05)\n"
+        "    return 'deeper'\n"))
+    started = time.monotonic()
+    result = gemtable("simulate", "--bot", path, "--bots", "cautious", "--games", "20", "--time-limit", "0.3")
+    assert time.monotonic() - started < 120  # stopped, not waited on (the loop never ends by itself)
+    assert result.returncode == 1
+    assert "bot 'slow' took longer than 0.3 s to decide" in result.stderr
+    assert f'File "{path}", line 4, in choose' in result.stderr
+
+
+def test_a_bot_stuck_inside_c_code_is_killed_and_named(tmp_path: Path) -> None:
+    path = bot_file(tmp_path, "stuck", (
+        "def choose(view, moves, rng):\n"
+        "    if view.cave >= 2:\n"
+        "        sum(range(10 ** 13))  # one C call: no Python signal handler runs until it returns\n"
+        "    return 'deeper'\n"))
+    result = gemtable("simulate", "--bot", path, "--bots", "cautious", "--games", "20", "--time-limit", "0.2",
+                      "--jobs", "1")
+    assert result.returncode == 1
+    assert "bot 'stuck' did not answer within 0.2 s and could not be interrupted" in result.stderr
+
+
+def test_an_illegal_move_and_a_broken_file_are_clear_errors(tmp_path: Path) -> None:
+    illegal = bot_file(tmp_path, "runaway", "def choose(view):\n    return 'run away'\n")
+    result = gemtable("simulate", "--bot", illegal, "--bots", "cautious", "--games", "5")
+    assert result.returncode == 1
+    assert "bot 'runaway' returned 'run away'" in result.stderr and "'deeper', 'camp'" in result.stderr
+    syntax = bot_file(tmp_path, "typo", "def choose(view:\n    return 1\n")
+    result = gemtable("simulate", "--bot", syntax, "--bots", "cautious", "--games", "5")
+    assert result.returncode == 1 and "could not be loaded" in result.stderr and "SyntaxError" in result.stderr
+    assert "importlib" not in result.stderr
+    missing = gemtable("simulate", "--bot", str(tmp_path / "nothing.py"), "--games", "5")
+    assert missing.returncode == 2 and "no bot file" in missing.stderr
+    clash = bot_file(tmp_path, "cautious", "def choose(view):\n    return 'camp'\n")
+    result = gemtable("simulate", "--bot", clash, "--bots", "cautious", "--games", "5")
+    assert result.returncode == 2 and "two bots are called 'cautious'" in result.stderr

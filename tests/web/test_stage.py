@@ -1,0 +1,156 @@
+"""The TV is a stage: one screen, always, at 1920×1080 and at 1280×720.
+
+Eight chairs (three people with long names, in English, Hungarian and Japanese, and five bots),
+a scripted first cave of 25 cards that ends in a collapse, and a last cave whose final reveal is
+shown before the results.  At every card the TV is checked in all three languages: the page does
+not scroll and every piece of the stage (cave, path, hazards, every explorer, the countdown, the
+join QR code, the reveal or the collapse) lies inside the viewport.  A screenshot of each state is
+saved in artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import Browser
+from tests.web.test_play import join
+
+pytestmark = pytest.mark.browser
+
+# Cave 1: 24 cards without a collapse (every hazard once), then a second fire: card 25 collapses it.
+CAVE1 = ["5", "snakes", "7", "1", "spiders", "11", "2", "relic", "3", "mummies", "4", "9", "13", "fire",
+         "14", "5", "rockfall", "15", "7", "17", "11", "1", "2", "3", "fire"]
+CAVE2 = ["9", "relic", "4"]
+PEOPLE = [("Bartholomew Fitzgerald", "en-GB", "Your name"),
+          ("Zsófia Kovács-Nagyváradi", "hu-HU", "A neved"),
+          ("たかはしさくらこ・ミッドナイト", "ja-JP", "名前")]
+PREFIX = os.environ.get("GEMTABLE_SHOTS_PREFIX", "")
+
+STAGE = ["#game .cave-head", "#game .path li", "#game .danger", "#game .danger .hz", "#game .players li",
+         "#game .reveal", "#game .collapse", "#clock", "#clock-num", "#corner-qr .qr", "#results h2",
+         "#results table.scores tr", "#results .chart", "#lobby-qr .qr", "#lobby .person"]
+
+
+def off_stage(page: Any) -> list[str]:
+    """What does not fit: the page scrolls, or a stage element lies (partly) outside the viewport,
+    or the countdown is covered by something else."""
+    return page.evaluate(
+        """(sels) => {
+      const bad = [];
+      const se = document.scrollingElement;
+      if (se.scrollHeight > innerHeight) bad.push(`page scrolls: ${se.scrollHeight} > ${innerHeight}`);
+      if (se.scrollWidth > innerWidth) bad.push(`page scrolls sideways: ${se.scrollWidth} > ${innerWidth}`);
+      for (const sel of sels) {
+        for (const el of document.querySelectorAll(sel)) {
+          if (!el.getClientRects().length) continue;
+          const r = el.getBoundingClientRect();
+          if (!r.width || !r.height) continue;
+          if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+            bad.push(`${sel} "${el.textContent.trim().slice(0, 24)}" at ${Math.round(r.left)},${Math.round(r.top)}`
+              + `-${Math.round(r.right)},${Math.round(r.bottom)}`);
+          }
+        }
+      }
+      const clock = document.querySelector('#clock');
+      if (clock && clock.getClientRects().length) {
+        const r = clock.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (hit && !clock.contains(hit)) bad.push(`the countdown is covered by ${hit.className}`);
+      }
+      for (const el of document.querySelectorAll('#game .players .name, #game .hz .hn, #game .hz .hs')) {
+        if (el.scrollWidth > el.clientWidth + 1) bad.push(`cut: ${el.textContent.trim().slice(0, 24)}`);
+      }
+      return bad;
+    }""",
+        STAGE,
+    )
+
+
+def set_lang(page: Any, lang: str) -> None:
+    if page.evaluate("document.documentElement.lang") != lang:
+        page.locator("#lang").select_option(lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.wait_for_timeout(80)
+
+
+def check_tv(tv: Any, problems: list[str], label: str, shot: Any, name: str | None = None) -> None:
+    """The TV in every language: nothing off the stage; a screenshot (in the last language) when named."""
+    for lang in ("en", "hu", "ja"):
+        set_lang(tv, lang)
+        problems += [f"{label} [{lang}]: {p}" for p in off_stage(tv)]
+    if name:
+        shot(tv, PREFIX + name)
+
+
+def path_len(tv: Any) -> int:
+    return int(tv.locator("#game .path li").count())
+
+
+def decide(phones: list[Any], moves: dict[int, str], inside: set[int] | None = None) -> None:
+    """Each phone still inside waits for the new decision (nothing chosen) and taps its move."""
+    for i, phone in enumerate(phones):
+        if inside is not None and i not in inside:
+            continue
+        for move in ("deeper", "camp"):
+            expect(phone.locator(f"#move-{move}")).to_have_attribute("aria-pressed", "false", timeout=15_000)
+        phone.locator(f"#move-{moves.get(i, 'deeper')}").tap()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
+def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, browser: Browser, shot: Any,
+                                                      size: tuple[int, int]) -> None:
+    width, height = size
+    tag = f"{height}p"
+    code = server.create_table(script=[CAVE1, CAVE2], options={"caves": 2}, seconds=60, pause=3)
+    phones = []
+    for name, locale, prompt in PEOPLE:
+        page = browser.phone(name.split()[0], locale=locale)
+        join(page, code, name, prompt=prompt)
+        phones.append(page)
+    host = phones[0]
+    for strategy in ["cautious", "cautious", "odds", "montecarlo", "random"]:
+        host.locator("#bot-kind").select_option(strategy)
+        host.locator("#add-bot").tap()
+    expect(host.locator("#lobby-count")).to_have_text("8 of 8 chairs taken")
+    tv = browser._page("tv", browser._context(viewport={"width": width, "height": height}, locale="en-GB",
+                                               base_url=browser.base))
+    tv.goto(f"/t/{code}/tv")
+    expect(tv.locator("#lobby .person")).to_have_count(8)
+    problems: list[str] = []
+    check_tv(tv, problems, "lobby", shot, f"tv-{tag}-01-lobby")
+    set_lang(tv, "en")
+
+    host.locator("#start").tap()
+    expect(tv.locator("#game .path li")).to_have_count(1)
+    shot(phones[0], PREFIX + "phone-choosing-en")
+    shot(phones[1], PREFIX + "phone-choosing-hu")
+    check_tv(tv, problems, "card 1", shot, f"tv-{tag}-02-card-1")
+    # Cave 1: the people go deeper every time; the bots do as they like.  Card 25 collapses the cave.
+    for card in range(2, 26):
+        decide(phones, {})
+        expect(tv.locator("#game .path li")).to_have_count(card, timeout=15_000)
+        named = {9: "03-card-9", 16: "04-card-16", 24: "05-card-24"}.get(card)
+        check_tv(tv, problems, f"card {card}", shot, f"tv-{tag}-{named}" if named else None)
+    expect(tv.locator("#game .collapse")).to_be_visible()
+    expect(tv.locator("#clock")).to_be_visible()
+    check_tv(tv, problems, "collapse", shot, f"tv-{tag}-06-collapse")
+    shot(phones[1], PREFIX + "phone-collapse-hu")
+
+    # Cave 2: 9, then a relic; Bartholomew walks out at the relic, the others at the next card.
+    expect(tv.locator("#game .cave-title")).to_contain_text("2", timeout=10_000)
+    set_lang(tv, "en")
+    decide(phones, {})
+    expect(tv.locator("#game .path li")).to_have_count(2, timeout=15_000)
+    decide(phones, {0: "camp"})
+    check_tv(tv, problems, "cave 2", shot, f"tv-{tag}-07-cave-2")
+    decide(phones, {1: "camp", 2: "camp"}, inside={1, 2})
+    # The last reveal (or the deck running out) is shown for the pause before the results.
+    set_lang(tv, "en")
+    expect(tv.locator("#results")).to_be_visible(timeout=20_000)
+    check_tv(tv, problems, "results", shot, f"tv-{tag}-08-results")
+    assert not problems, "\n".join(problems[:60])

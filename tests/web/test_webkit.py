@@ -1,0 +1,263 @@
+"""The important flows in WebKit, the engine of every browser on an iPhone, over plain HTTP at a LAN name.
+
+Debian's WebKitGTK (MiniBrowser) through WebKitWebDriver and Selenium, under an Xvfb display of its own,
+each person a browser of their own (see tests/web/webkit.py).  Joining by link with the invite sheet,
+a whole expedition cave by tapping with a reload in the middle and the TV watching, and a Booty Hunter
+turn (rotate, pick a spot, place).  Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import ROOM_HOST, SHOTS, room_base
+from tests.web.qr_decode import read_qr
+from tests.web.room_proxy import RoomProxy
+from tests.web.test_booty import BAG, booty_table
+from tests.web.webkit import Page, WebKit, Xvfb
+
+pytestmark = pytest.mark.webkit
+
+PLAYING = """const v = document.querySelector('video.keep-awake');
+  return Boolean(v) && !v.paused && !v.ended && v.readyState >= 2 && v.currentTime > 0;"""
+# What WebKit checks before a playing video keeps the screen on (HTMLMediaElement::shouldDisableSleep):
+# no loop attribute, and it can be heard: not muted, a volume, a sound track (ours is silent).
+AUDIBLE = """const v = document.querySelector('video.keep-awake');
+  return {loop: v.loop, muted: v.muted, volume: v.volume,
+          sound: v.audioTracks ? v.audioTracks.length : (v.webkitAudioDecodedByteCount || 0)};"""
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    xvfb = Xvfb()
+    try:
+        yield xvfb.display
+    finally:
+        xvfb.stop()
+
+
+@pytest.fixture(scope="module")
+def proxy() -> Iterator[RoomProxy]:
+    p = RoomProxy(ROOM_HOST).start()
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+@pytest.fixture
+def webkit(display: str, proxy: RoomProxy, server: ServerProcess) -> Iterator[WebKit]:
+    """The MiniBrowsers of one test; at the end, no page may have thrown or broken the CSP."""
+    with tempfile.TemporaryDirectory(prefix="webkit-logs-") as logs:
+        wk = WebKit(display, proxy, room_base(server), Path(logs))
+        try:
+            yield wk
+            problems = wk.problems()
+            assert not problems, "\n".join(problems)
+            assert not proxy.refused, proxy.refused  # nothing but the test server was asked for
+        finally:
+            wk.close_all()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.js("return new Promise((done) => requestAnimationFrame(() => setTimeout(done, 150)))")
+    page.driver.save_screenshot(str(SHOTS / f"webkit-{name}.png"))
+
+
+def qr_text(page: Page, css: str) -> list[str]:
+    """The QR code of the element, read from WebKit's own screenshot of the page.
+
+    (Not WebKitGTK's screenshot of the element alone: that one comes out black for an image.)"""
+    page.until(lambda: page.js("const i = document.querySelector(arguments[0]); "
+                               "return i.complete && i.naturalWidth > 0", css), f"{css} to be loaded")
+    page.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", css)
+    rect = page.js("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                   "return [r.left, r.top, r.width, r.height].map(Math.round)", css)
+    left, top, width, height = rect
+    margin = 16  # the quiet zone a camera needs around the code
+    box = (left - margin, top - margin, width + 2 * margin, height + 2 * margin)
+    # Read as a camera does, frame after frame: a screenshot can come before the image is painted.
+    def read() -> list[str]:
+        png = page.driver.get_screenshot_as_png()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / f"webkit-qr-read-{page.label}.png").write_bytes(png)  # the last frame read, to look at
+        return read_qr(png, box)
+
+    return page.until(read, f"the QR code in {css} at {rect} to read", 5)
+
+
+def join(page: Page, code: str, name: str) -> None:
+    page.goto(f"/t/{code}")
+    page.wait_visible("#join-name")
+    page.fill("#join-name", name)
+    page.tap("#join-go")
+    page.until(lambda: page.text("#who") == name, f"#who to be {name}")
+
+
+def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    code = server.create_table()
+    link = f"http://{ROOM_HOST}:{server.port}/t/{code}"
+    ann = webkit.phone("ann")
+    ann.goto(f"/t/{code}")
+    ann.wait_visible("#join-name")
+    shot(ann, "phone-01-name-prompt")
+    join(ann, code, "Ann")
+    assert ann.driver.current_url == link
+    apis = ann.js("return {secure: isSecureContext, wakeLock: 'wakeLock' in navigator, "
+                  "clipboard: 'clipboard' in navigator, share: 'share' in navigator}")
+    assert apis["secure"] is False
+    assert apis["wakeLock"] is False
+    ann.wait_text("#lobby-count", "1 of 8 chairs taken")
+    ann.wait_visible("#start")
+    # The lobby's QR code, read from WebKit's pixels, is the link.
+    ann.wait_visible("#lobby-qr .qr")
+    assert qr_text(ann, "#lobby-qr .qr") == [link]
+    shot(ann, "phone-02-lobby-host")
+
+    ann.tap("#invite-btn")
+    ann.wait_visible("#invite .qr")
+    assert ann.find("#invite-link").get_attribute("value") == link
+    assert not ann.visible("#invite-share"), "a Share button that cannot share"
+    assert qr_text(ann, "#invite .qr") == [link]
+    ann.tap("#invite-copy")
+    ann.wait_text("#toast", "Link copied")
+    shot(ann, "phone-13-invite")
+    ann.tap("#invite-close")
+    ann.wait_hidden("#invite")
+    # What was copied is the link: pasted into a text field.
+    ann.js("""const f = document.createElement('textarea'); f.id = 'paste-here';
+      document.querySelector('main').prepend(f); f.focus();""")
+    ann.find("#paste-here").send_keys(Keys.CONTROL, "v")
+    ann.until(lambda: ann.find("#paste-here").get_attribute("value") == link, "the pasted link")
+
+    # A second person, a browser of their own, joins by the same link.
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    ann.wait_text("#lobby-count", "2 of 8 chairs taken")
+    bob.wait_text("#lobby-wait", "Waiting for Ann to start the game.")
+
+
+def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    code = server.create_table(script=[["5", "spiders", "7", "spiders"]], options={"caves": 1}, seconds=60,
+                               pause=2)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    tv = webkit.tv()
+    tv.goto(f"/t/{code}/tv")
+    tv.wait_text("main", "Bob")
+    tv.wait_visible("#lobby-qr .qr")
+    assert qr_text(tv, "#lobby-qr .qr") == [f"http://{ROOM_HOST}:{server.port}/t/{code}"]
+    shot(tv, "tv-01-lobby")
+    # Nobody taps a TV: its keep-awake video, muted, starts by itself.
+    tv.until(lambda: tv.js(PLAYING), "the TV's keep-awake video to play")
+
+    ann.tap("#start")
+    for page in (ann, bob, tv):
+        page.wait_text("main", "Cave 1 of 1")
+    ann.wait_visible("#move-deeper")
+    ann.tap("#move-deeper")
+    ann.until(lambda: ann.find("#move-deeper").get_attribute("aria-pressed") == "true", "Deeper pressed")
+    ann.wait_text(".choice-note", "Your choice: Deeper")
+    # The screen is kept awake over plain HTTP: the tap started the looping video.
+    ann.until(lambda: ann.js(PLAYING), "the keep-awake video to play")
+    audible = ann.js(AUDIBLE)
+    assert audible["loop"] is False and audible["muted"] is False and audible["volume"] > 0, audible
+    assert audible["sound"] > 0, audible
+    time.sleep(3)  # longer than the file: it loops by seeking back
+    assert ann.js(PLAYING)
+    shot(ann, "phone-03-chosen")
+    # Bob reloads in the middle of the decision: same seat, same cave.
+    bob.wait_text("main", "has chosen")
+    bob.reload()
+    bob.until(lambda: bob.text("#who") == "Bob", "Bob's seat after the reload")
+    bob.wait_visible("#move-deeper")
+    assert not bob.visible("#join")
+    bob.tap("#move-deeper")
+    for page in (ann, bob, tv):
+        page.wait_text("main", "Everyone went deeper.")
+        page.wait_text("main", "Another Spiders collapses the cave!")
+    shot(bob, "phone-04-hazard")
+    shot(tv, "tv-03-cave")
+
+    ann.tap("#move-camp")
+    bob.tap("#move-deeper")
+    for page in (ann, bob):
+        page.wait_text("main", "Ann walked out: banked 2 gems + 1 gem from the path.")
+    ann.wait_hidden("#actions")
+    bob.tap("#move-deeper")
+    for page in (ann, bob, tv):
+        page.wait_text("main", "Ann wins!", timeout=15)
+    ann.wait_visible("#again")
+    ann.until(lambda: ann.count("table.scores tbody tr") == 2, "two rows of scores")
+    # It looped by seeking back (the file is two seconds long) all along, and stops after the game.
+    state = "const v = document.querySelector('video.keep-awake'); return [document.body.dataset.phase, v.paused]"
+    ann.until(lambda: not ann.js(PLAYING), f"the keep-awake video to stop after the game (then: {ann.js(state)})")
+    shot(ann, "phone-08-results")
+    shot(tv, "tv-05-results")
+
+
+def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    code = booty_table(server, script=BAG, seconds=60)
+    sam = webkit.phone("sam")
+    join(sam, code, "Sam")
+    for n in (2, 3):  # one bot, then the other, as a thumb does
+        sam.tap("#add-bot")
+        sam.wait_text("#lobby-count", f"{n} of 3 chairs taken")
+    shot(sam, "booty-phone-01-lobby")
+    sam.tap("#start")
+    sam.wait_text(".bh-turn", "Your turn")
+    sam.wait_text(".bh-round", "Round 1 of 12 · 0 tiles placed · 9 tiles in the bag")
+    sam.until(lambda: sam.count(".bh-spot") == 1, "one spot for the first tile")
+    shot(sam, "booty-phone-02-my-turn")
+    # Rotate (the first tile fits its one spot any way round), pick the spot, change nothing, place it.
+    label = "return document.querySelector('.bh-mine svg').getAttribute('aria-label')"
+    before = sam.js(label)
+    sam.tap(".bh-rotate")
+    sam.until(lambda: sam.js(label) != before, "the drawn tile to turn")
+    sam.until(lambda: sam.count(".bh-spot") == 1, "the spot after turning")
+    sam.find(".bh-spot").click()
+    sam.wait_text(".bh-note", "Place it here?")
+    sam.until(lambda: sam.count(".bh-board .bh-ghost") == 1, "the tile shown on the spot")
+    sam.until(lambda: sam.find(".bh-place").is_enabled(), "Place to be enabled")
+    shot(sam, "booty-phone-04-spot-chosen")
+    sam.tap(".bh-place")
+    # The bots answer (one tile is set aside as fitting nowhere); it is Sam's turn again.
+    sam.wait_text(".bh-placed", "tiles placed", timeout=15)
+    sam.until(lambda: sam.text(".bh-placed") in ("2 tiles placed", "3 tiles placed"), "the bots' tiles", 15)
+    sam.wait_text(".bh-turn", "Your turn", timeout=15)
+    shot(sam, "booty-phone-05-round-2")
+
+
+def test_a_tap_while_reconnecting_is_kept_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """An iPhone whose connection dropped (the server is killed here): the tap is kept and sent when back."""
+    code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=60, pause=1)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    ann.tap("#start")
+    ann.wait_visible("#move-deeper")
+    bob.wait_visible("#move-deeper")
+    server.kill()
+    ann.wait_text("#net", "Connection lost — reconnecting…")
+    ann.tap("#move-deeper")
+    ann.wait_text("#toast", "Offline: your tap is kept and will be sent when the connection is back.")
+    ann.until(lambda: ann.find("#move-deeper").get_attribute("aria-pressed") == "true", "Deeper shown as chosen")
+    shot(ann, "room-03-tap-kept")
+    server.start()
+    ann.wait_hidden("#net", timeout=20)
+    bob.wait_hidden("#net", timeout=20)
+    bob.wait_text("main", "has chosen", timeout=10)
+    bob.tap("#move-deeper")
+    for page in (ann, bob):
+        page.wait_text("main", "Everyone went deeper.")

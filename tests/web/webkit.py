@@ -1,0 +1,204 @@
+"""WebKit for the browser tests: Debian's WebKitGTK (its MiniBrowser) through WebKitWebDriver and Selenium.
+
+Every browser on an iPhone is WebKit.  Here each person is a MiniBrowser of their own, under an Xvfb
+display that the fixture starts (no desktop needed), reaching the test server as a phone in the room
+does: at ``http://gemtable.test:PORT`` through :class:`RoomProxy` (WebKit has no host-resolver rules),
+so the page is not a secure context.  As on an iPhone, a muted video may start by itself and one with
+sound only from a tap.  Uncaught errors, unhandled rejections and CSP violations are collected by a
+listener put into each page once it has loaded (WebDriver classic has no way in before), read before
+the page is left and at the end of each test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.proxy import Proxy, ProxyType
+from selenium.webdriver.webkitgtk.options import Options
+from selenium.webdriver.webkitgtk.service import Service
+
+from tests.web.room_proxy import RoomProxy
+
+DRIVER = "/usr/bin/WebKitWebDriver"
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+XVFB = "/usr/bin/Xvfb"
+WATCH = """if (!window.__gtProblems) {
+  window.__gtProblems = [];
+  addEventListener('error', (e) => __gtProblems.push('uncaught ' + e.message));
+  addEventListener('unhandledrejection',
+    (e) => __gtProblems.push('unhandled ' + ((e.reason && e.reason.message) || e.reason)));
+  document.addEventListener('securitypolicyviolation',
+    (e) => __gtProblems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
+}"""
+T = TypeVar("T")
+
+
+class Xvfb:
+    """A virtual X display of its own (``-displayfd`` picks a free number)."""
+
+    def __init__(self, size: str = "1920x1200x24") -> None:
+        for path in (XVFB, DRIVER, MINIBROWSER):
+            if not Path(path).exists():
+                raise RuntimeError(f"{path} is missing: scripts/setup-system installs xvfb and webkit2gtk-driver")
+        read, write = os.pipe()
+        self.proc = subprocess.Popen([XVFB, "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
+                                     pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        if not number:
+            self.proc.kill()
+            raise RuntimeError("Xvfb did not start")
+        self.display = f":{number}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Page:
+    """One person's MiniBrowser: a thin layer over Selenium with waits that say what they waited for."""
+
+    def __init__(self, label: str, driver: Any, base: str, log: Path) -> None:
+        self.label = label
+        self.driver = driver
+        self.base = base
+        self.log = log
+        self.seen: list[str] = []
+
+    def _collect(self) -> None:
+        with contextlib.suppress(WebDriverException):
+            self.seen += [str(p) for p in self.driver.execute_script("return window.__gtProblems || []")]
+
+    def _watch(self) -> None:
+        self.driver.execute_script(WATCH)
+
+    def goto(self, path: str) -> None:
+        self._collect()
+        self.driver.get(self.base + path)
+        self._watch()
+
+    def reload(self) -> None:
+        self._collect()
+        self.driver.refresh()
+        self._watch()
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def find(self, css: str) -> Any:
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def count(self, css: str) -> int:
+        return len(self.driver.find_elements(By.CSS_SELECTOR, css))
+
+    def until(self, check: Callable[[], T], what: str, timeout: float = 10) -> T:
+        """Poll ``check`` until it is truthy; fail saying ``what`` and the last answer."""
+        deadline = time.monotonic() + timeout
+        last: Any = None
+        while True:
+            try:
+                last = check()
+                if last:
+                    return last
+            except WebDriverException as e:
+                last = e.msg
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.label}: waited {timeout} s for {what}; last: {last!r}")
+            time.sleep(0.1)
+
+    def text(self, css: str) -> str:
+        return str(self.js("const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", css))
+
+    def visible(self, css: str) -> bool:
+        return bool(self.js("""const e = document.querySelector(arguments[0]);
+          return Boolean(e) && !e.closest('[hidden]') && e.getClientRects().length > 0;""", css))
+
+    def wait_text(self, css: str, text: str, timeout: float = 10) -> None:
+        seen = [""]
+
+        def check() -> bool:
+            seen[0] = self.text(css)
+            return text in seen[0]
+
+        try:
+            self.until(check, f"{css} to contain {text!r}", timeout)
+        except AssertionError as e:
+            raise AssertionError(f"{e}\n{css} said: {seen[0][-1500:]}") from None
+
+    def wait_visible(self, css: str, timeout: float = 10) -> None:
+        self.until(lambda: self.visible(css), f"{css} to be visible", timeout)
+
+    def wait_hidden(self, css: str, timeout: float = 10) -> None:
+        self.until(lambda: not self.visible(css), f"{css} to be hidden", timeout)
+
+    def tap(self, css: str) -> None:
+        self.wait_visible(css)
+        self.find(css).click()
+
+    def fill(self, css: str, value: str) -> None:
+        field = self.find(css)
+        field.clear()
+        field.send_keys(value)
+
+    def problems(self) -> list[str]:
+        self._collect()
+        return [f"{self.label}: {line}" for line in self.seen]
+
+
+class WebKit:
+    """The MiniBrowsers of one test; ``close_all`` quits them."""
+
+    PHONE = (390, 844)  # asked for; MiniBrowser's window is never narrower than 447 px
+    TV = (1920, 1080)
+
+    def __init__(self, display: str, proxy: RoomProxy, base: str, logs: Path) -> None:
+        self.display = display
+        self.proxy = proxy
+        self.base = base
+        self.logs = logs
+        self.pages: list[Page] = []
+
+    def open(self, label: str, size: tuple[int, int]) -> Page:
+        opts = Options()
+        opts.binary_location = MINIBROWSER
+        opts.add_argument("--automation")
+        opts.proxy = Proxy({"proxyType": ProxyType.MANUAL, "httpProxy": self.proxy.address,
+                            "sslProxy": self.proxy.address})
+        log = self.logs / f"webkit-{label}.log"
+        env = {**os.environ, "DISPLAY": self.display}
+        env.pop("WAYLAND_DISPLAY", None)
+        service = Service(executable_path=DRIVER, log_output=str(log), env=env)
+        driver = webdriver.WebKitGTK(options=opts, service=service)
+        driver.set_window_size(*size)
+        page = Page(label, driver, self.base, log)
+        self.pages.append(page)
+        return page
+
+    def phone(self, label: str) -> Page:
+        return self.open(label, self.PHONE)
+
+    def tv(self, label: str = "tv") -> Page:
+        return self.open(label, self.TV)
+
+    def problems(self) -> list[str]:
+        return [p for page in self.pages for p in page.problems()]
+
+    def close_all(self) -> None:
+        for page in self.pages:
+            with contextlib.suppress(WebDriverException):
+                page.driver.quit()
+        self.pages.clear()
+
