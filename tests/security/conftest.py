@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -24,16 +25,24 @@ class TunedServer(ServerProcess):
     """``gemtable serve`` with some :class:`~gemtable.server.limits.Limits` changed (say, a 2 s hello timeout),
     so that a limit can be reached in a test; everything else is the production server."""
 
-    def __init__(self, data: Path, limits: dict[str, Any], extra: list[str] | None = None) -> None:
+    def __init__(self, data: Path, limits: dict[str, Any], extra: list[str] | None = None,
+                 files: tuple[int, int] | None = None) -> None:
         super().__init__(data, extra=[] if extra is None else extra)
         self.limits = limits
+        self.files = files
+        """The open-file limits (soft, hard) the process starts with, if not this process's own."""
+
+    def _limit_files(self) -> None:
+        if self.files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def start(self) -> TunedServer:
         self.data.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, str(TUNED), json.dumps(self.limits), "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--data", str(self.data), "--no-qr", *self.extra]
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ},
+                                         preexec_fn=self._limit_files if self.files else None)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -81,8 +90,8 @@ def scripted(tmp_path: Path) -> Iterator[ServerProcess]:
 def tuned(tmp_path: Path) -> Iterator[Callable[..., TunedServer]]:
     started: list[TunedServer] = []
 
-    def start(extra: list[str] | None = None, **limits: Any) -> TunedServer:
-        server = TunedServer(tmp_path / f"data{len(started)}", limits, extra).start()
+    def start(extra: list[str] | None = None, files: tuple[int, int] | None = None, **limits: Any) -> TunedServer:
+        server = TunedServer(tmp_path / f"data{len(started)}", limits, extra, files).start()
         started.append(server)
         return server
 

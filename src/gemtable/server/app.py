@@ -25,6 +25,7 @@ from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import Limits, address_key
+from gemtable.server.origin import SameOrigin
 from gemtable.server.security import SecurityHeaders
 from gemtable.server.site import Site
 from gemtable.server.static import CompressedStatic
@@ -55,6 +56,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
                 await bus.close()
 
     async def create_table(request: Request) -> Response:
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return _error("bad-request", "send the table's settings as JSON (Content-Type: application/json)", 415)
         try:
             data = json.loads(await _body(request, hub.limits.max_body))
         except _TooLarge:
@@ -87,6 +90,8 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
         the same per-address limit as any other lookup of a code."""
         code = normal_code(request.path_params["code"])
+        if not hub.lookups.peek(_address(request)):  # out of tries: refused even for a code in the cache
+            return _error("slow-down", "too many tries; wait a minute before trying another code", 429)
         svg = qr_cache.get(code)
         if svg is None:
             live = await _lookup(request)
@@ -105,8 +110,14 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
             return _error("bad-request", "a game number is a whole number", 400)
         if not 1 <= number < 2**63:  # beyond what the store can even look up
             return _error("no-record", "no finished game with that number at that table", 404)
-        record = await store.record(code, number)
-        if record is None:
+        address = _address(request)
+        try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
+            hub.may_look_up(address)
+            record = await store.record(code, number)
+            hub.looked_up(address, record is not None)
+        except TableError as exc:
+            if exc.code == "slow-down":
+                return _error(exc.code, exc.message, 429)
             return _error("no-record", "no finished game with that number at that table", 404)
         return JSONResponse(record)
 
@@ -142,14 +153,10 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
         })
 
     async def _lookup(request: Request) -> Any:
-        address = _address(request)
-        if not hub.lookups.peek(address):
-            return _error("slow-down", "too many tries; wait a minute", 429)
-        live = await hub.open(request.path_params["code"])
-        if live is None:
-            hub.lookups.allow(address)
-            return _error("no-table", "there is no table with that code", 404)
-        return live
+        try:
+            return await hub.find(_address(request), request.path_params["code"])
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
 
     async def websocket(ws: WebSocket) -> None:
         address = address_key(ws.client.host if ws.client else "?")
@@ -210,6 +217,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
     if (WEB / "static").is_dir():
         routes.append(Mount("/static", CompressedStatic(WEB / "static"), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
