@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "default: this machine's LAN address)")
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                        help="another host name requests may use (repeatable; or GEMTABLE_ALLOWED_HOSTS)")
+    serve.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                       help="another web origin whose pages may create tables and open WebSockets here, such as "
+                            "https://games.example.org (repeatable; or GEMTABLE_ALLOWED_ORIGINS)")
     serve.add_argument("--message-rate", type=float, default=None,
                        help="messages a second one connection may send (default 20; raise it for bot loads)")
     serve.add_argument("--allow-scripts", action="store_true", help="let tables use a scripted deck (tests, demos)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import resource
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,9 +20,17 @@ class TunedServer(ServerProcess):
     """``gemtable serve`` with some :class:`~gemtable.server.limits.Limits` changed (say, a 2 s hello timeout),
     so that a limit can be reached in a test; everything else is the production server."""
 
-    def __init__(self, data: Path, limits: dict[str, Any], extra: list[str] | None = None) -> None:
+    def __init__(self, data: Path, limits: dict[str, Any], extra: list[str] | None = None,
+                 files: tuple[int, int] | None = None) -> None:
         super().__init__(data, extra=[] if extra is None else extra)
         self.limits = limits
+        self.files = files
+        """The open-file limits (soft, hard) the process starts with, if not this process's own."""
+        self.preexec = self._limit_files if files else None
+
+    def _limit_files(self) -> None:
+        if self.files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def command(self) -> list[str]:
         return [sys.executable, str(TUNED), json.dumps(self.limits), "serve", "--host", "127.0.0.1",
@@ -62,8 +71,8 @@ def scripted(tmp_path: Path) -> Iterator[ServerProcess]:
 def tuned(tmp_path: Path) -> Iterator[Callable[..., TunedServer]]:
     started: list[TunedServer] = []
 
-    def start(extra: list[str] | None = None, **limits: Any) -> TunedServer:
-        server = TunedServer(tmp_path / f"data{len(started)}", limits, extra).start()
+    def start(extra: list[str] | None = None, files: tuple[int, int] | None = None, **limits: Any) -> TunedServer:
+        server = TunedServer(tmp_path / f"data{len(started)}", limits, extra, files).start()
         started.append(server)
         return server
 

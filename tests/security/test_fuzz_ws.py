@@ -31,6 +31,7 @@ def test_hostile_phones_break_nothing_and_honest_players_play_on(production: Ser
           f"{report.frames_received} frames back; closes {report.closes}; {report.honest_games} honest games; "
           f"{report.games_checked} records replayed; errors sent {report.errors}")
     assert report.problems == []
+    assert report.crashes == 0 and report.broken_tables == []
     assert report.messages >= MESSAGES
     assert report.honest_games >= 2 and report.games_checked >= 2 and report.lost_gems == 0
     assert sum(report.errors.values()) > report.messages / 10  # it did reach the server's refusals
@@ -50,4 +51,4 @@ def test_a_text_frame_that_is_not_utf8_closes_the_phone_with_one_quiet_line(
     for _ in range(3):
         assert asyncio.run(scenario()) == 1007  # RFC 6455: invalid payload data
     log = clean_log(server)  # no traceback: uvicorn's is turned into one line
-    assert log.count("not UTF-8") == 3
+    assert log.count("not UTF-8") == 1  # and the same line again within 10 s is counted, not written (guard.py)

@@ -47,6 +47,7 @@ def test_the_numbers_are_the_documented_ones() -> None:
     assert (LIMITS.connections_per_address, LIMITS.join_burst, LIMITS.table_burst, LIMITS.lookup_burst) == (
         64, 20, 10, 12)
     assert (LIMITS.hello_seconds, LIMITS.max_body) == (30.0, 64 * 1024)
+    assert (LIMITS.request_seconds, LIMITS.unfinished_per_address) == (10.0, 16)  # tests/security/test_slowloris.py
 
 
 def test_a_long_message_is_refused_and_a_huge_frame_closes_the_connection(production: ServerProcess) -> None:
@@ -147,11 +148,12 @@ def test_names_are_plain_short_text(production: ServerProcess) -> None:
         ("\u202eevil\u202c", "evil"),  # bidi overrides are dropped
         ("A\u200bnn", "Ann"),  # zero-width characters too
         ("  tab\there\nnewline  ", "tab here newline"),
-        ("\U0001f48e" * 24, "\U0001f48e" * 24),  # 24 characters, whatever they are
+        ("\U0001f48e" * 23 + "x", "\U0001f48e" * 23 + "x"),  # 24 characters, one of them a letter or digit
         ("<img src=x onerror=f()>", "<img src=x onerror=f()>"),  # kept as text: the pages render text
         ("x');DROP TABLE events--", "x');DROP TABLE events--"),
     ]
-    refused = ["", "\u0000\u0007", "\u200b\u200b", "\U0001f48e" * 25, "x" * 25]
+    refused = ["", "\u0000\u0007", "\u200b\u200b", "\U0001f48e" * 24 + "x", "x" * 25, "\U0001f48e", "a\u0007b",
+               "\u3164", "\u2800 \uffa0", "a" + "\u0301" * 23]
 
     async def scenario() -> None:
         for i, (name, shown) in enumerate(cases):

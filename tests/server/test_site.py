@@ -78,7 +78,8 @@ def test_hosts_a_request_may_name() -> None:
     for host in ("evil.example", "192.168.1.24", "localhost.evil.example", ""):
         assert not site.allows_host(host), host
     assert site.allows_origin("http://192.168.1.23:8000")
-    assert site.allows_origin("http://localhost:5173")
+    assert site.allows_origin("http://localhost:8000") and site.allows_origin("http://[::1]:8000")
+    assert not site.allows_origin("http://localhost:5173")  # another port is another origin: another program
     assert not site.allows_origin("http://evil.example")
     assert not site.allows_origin("null")
 

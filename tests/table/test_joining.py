@@ -21,8 +21,6 @@ from ._helpers import NAMES, check_all, join, new_table, seat_table, started, st
         ("  Ann  ", "Ann"),
         ("Ann   Lee", "Ann Lee"),
         ("\u00a0Ann\u3000", "Ann"),  # no-break and ideographic spaces are spaces too
-        ("An\x00n\x07", "Ann"),  # control characters go
-        ("\x1b[31mAnn", "[31mAnn"),  # an escape sequence loses its escape
         ("A\u200bnn", "Ann"),  # zero-width space: not printable
         ("Zoë 🐙", "Zoë 🐙"),
         ("x" * NAME_MAX, "x" * NAME_MAX),
@@ -33,7 +31,8 @@ def test_names_are_trimmed_and_cleaned(raw: str, clean: str) -> None:
     assert clean_name(raw) == clean
 
 
-@pytest.mark.parametrize("raw", ["", "   ", "\x00\x01", "\u200b", "x" * (NAME_MAX + 1), None, 42, ["Ann"]])
+@pytest.mark.parametrize("raw", ["", "   ", "\x00\x01", "\u200b", "x" * (NAME_MAX + 1), None, 42, ["Ann"],
+                                 "An\x00n\x07", "\x1b[31mAnn", "a\u0007b"])  # control characters: refused
 def test_bad_names_are_refused(raw: object) -> None:
     with pytest.raises(TableError) as err:
         clean_name(raw)
@@ -50,7 +49,7 @@ def test_a_refused_name_changes_nothing() -> None:
     assert len(table.people) == 2
 
 
-@pytest.mark.parametrize("other", ["ann", "ANN", " Ann ", "a\u200bnn", "aNn\x00"])
+@pytest.mark.parametrize("other", ["ann", "ANN", " Ann ", "a\u200bnn", "\u0410nn"])
 def test_names_are_unique_ignoring_case(other: str) -> None:
     table, _ = seat_table(["Ann"])
     with pytest.raises(TableError) as err:

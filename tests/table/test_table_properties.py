@@ -36,7 +36,7 @@ Action = tuple[Any, ...]
 
 NAME_POOL = [
     "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu",
-    "ann", " BOB ", "", "x" * 30, "cautious", "Zoë\x00",
+    "ann", " BOB ", "", "x" * 30, "cautious", "Zoë\u200b",
 ]  # fmt: skip
 BOTS = ["cautious", "odds", "random", "random", "montecarlo", "nobody"]
 MOVES = [DEEPER, CAMP, DEEPER, CAMP, "sideways", "", None]

@@ -120,7 +120,7 @@ def test_seven_bots_of_one_strategy_are_seven_names_and_a_taken_name_is_skipped(
 
 def test_a_tab_or_newline_in_a_name_becomes_a_space() -> None:
     assert clean_name("Ann\tLee") == "Ann Lee"
-    assert clean_name(" Ann\n\nLee\u0007 ") == "Ann Lee"
+    assert clean_name(" Ann\n\nLee\r\n ") == "Ann Lee"
 
 
 def test_a_finished_game_record_carries_the_final_view_and_the_bots() -> None:

@@ -45,6 +45,7 @@ import json
 import random
 import re
 import sqlite3
+import subprocess
 import sys
 import threading
 import time
@@ -794,11 +795,11 @@ class HonestPlay(threading.Thread):
     """Honest tables played in a background thread until ``stop`` is set and ``min_games`` are over."""
 
     def __init__(self, target: Target, pool: Pool, tables: int, players: int, min_games: int,
-                 seconds: float = 2.0) -> None:
+                 seconds: float = 2.0, base: int = 77) -> None:
         super().__init__(daemon=True, name="honest-players")
         self.target = target
         self.pool = pool
-        self.tables = [HonestTable(loopback(77, i)) for i in range(tables)]
+        self.tables = [HonestTable(loopback(base, i)) for i in range(tables)]
         self.players = players
         self.min_games = min_games
         self.seconds = seconds
@@ -919,6 +920,15 @@ class FuzzOptions:
     """The honest tables' time per decision (hostile phones seated there and gone quiet hold each one up)."""
     settle: float = 120.0
     """Seconds the honest players get to finish their games once the fuzzing is over."""
+    minutes: float | None = None
+    """Stop sending after this many minutes even if fewer than ``messages`` went out (then check as
+    usual): a long run on a busy machine still ends with a report."""
+    lane: int = 0
+    """Which of up to :data:`LANES` fuzzers beside each other against one server this is: each has
+    loopback addresses of its own (``--clients``)."""
+
+
+LANES = 4
 
 
 @dataclass
@@ -934,45 +944,62 @@ class FuzzReport:
     closes: dict[str, int]
     errors: dict[str, int]
     problems: list[str]
+    error_codes: int = 0
+    """Distinct error codes the hostile phones were answered with."""
+    crashes: int = 0
+    """The server process dying, plus every ``server-error`` answer (a bug caught in one message)."""
+    broken_tables: list[str] = field(default_factory=list)
+    """Tables whose final state broke an invariant or is not what their event log rebuilds."""
+    memory_kib: dict[str, int] = field(default_factory=dict)
+    """The server's resident memory at the start and at the end (when its process id is known)."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
 def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, log: Path | None = None,
-             alive: Callable[[], bool] | None = None, progress: Callable[[str], None] | None = None) -> FuzzReport:
+             alive: Callable[[], bool] | None = None, progress: Callable[[str], None] | None = None,
+             pid: int | None = None) -> FuzzReport:
     """Fuzz the server at ``target`` (see the module documentation).  ``data``: the server's data folder
-    (to rebuild every table from its log); ``log``: its log file; ``alive``: whether its process lives."""
+    (to rebuild every table from its log); ``log``: its log file; ``alive``: whether its process lives;
+    ``pid``: its process (for its memory)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fix_seed
     from hypothesis import strategies as st
 
+    from gemtable.bench.proc import rss_kib
+
     started = time.monotonic()
+    memory: dict[str, int] = {}
+    if pid is not None:
+        memory["start"] = rss_kib(pid) or 0
     pool, stats = Pool(), FuzzStats()
+    lane = 3 * options.lane  # bases 77-79 (+3 a lane) for the honest, the sandbox and the spectators
     honest = HonestPlay(target, pool, options.honest_tables, options.honest_players, options.min_games,
-                        options.seconds)
+                        options.seconds, 77 + lane)
     honest.start()
     if not honest.ready.wait(120) or honest.failure is not None:
         raise RuntimeError(f"the honest players could not sit down: {honest.failure!r}")
     for i in range(2):
-        pool.sandbox_codes.append(target.create_table(loopback(78, i), seconds=2, pause=0.5))
+        pool.sandbox_codes.append(target.create_table(loopback(78 + lane, i), seconds=2, pause=0.5))
     strategies = Strategies(pool)
     loop = asyncio.new_event_loop()
-    addresses = _Addresses(random.Random(options.seed))
+    addresses = _Addresses(random.Random(options.seed), 100 + 20 * options.lane)
 
     @settings(max_examples=50, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def one_phone(data: Any) -> None:
         plan = strategies.plan(data, addresses.next())  # drawn whatever happens next: Hypothesis insists
-        if stats.messages >= options.messages:
+        if stats.messages >= options.messages or time.monotonic() >= stop_at:
             return
         loop.run_until_complete(asyncio.wait_for(hostile_phone(target, plan, pool, stats), 120))
 
     if options.seed is not None:
         one_phone = fix_seed(options.seed)(one_phone)
+    stop_at = started + 60 * options.minutes if options.minutes else float("inf")
     try:
-        while stats.messages < options.messages:
+        while stats.messages < options.messages and time.monotonic() < stop_at:
             one_phone()
             if progress:
                 progress(f"{stats.messages} messages from {stats.phones} phones")
@@ -987,9 +1014,14 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
         stats.problem(f"the honest players did not finish their games within {options.settle:g} s")
     if honest.failure is not None:
         stats.problem(f"the honest players failed: {honest.failure!r}")
-    games, checked, lost = _verify(target, honest, pool, stats, data)
-    if alive is not None and not alive():
+    if pid is not None:
+        memory["end of fuzzing"] = rss_kib(pid) or 0
+    games, checked, lost, broken = _verify(target, honest, pool, stats, data, 79 + lane)
+    died = alive is not None and not alive()
+    if died:
         stats.problem("the server process died")
+    elif pid is not None:
+        memory["end"] = rss_kib(pid) or 0
     if not target.healthy():
         stats.problem("/healthz does not answer ok")
     if log is not None and log.exists():
@@ -997,29 +1029,33 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
             stats.problem(line)
     return FuzzReport(stats.messages, stats.phones, stats.frames_received, stats.tables_created, games, checked, lost,
                       round(time.monotonic() - started, 1), {str(k): v for k, v in sorted(stats.closes.items())},
-                      dict(stats.errors.most_common()), stats.problems)
+                      dict(stats.errors.most_common()), stats.problems, len(stats.errors),
+                      int(died) + stats.errors.get("server-error", 0), broken, memory)
 
 
 class _Addresses:
     """A new loopback address for each hostile phone; now and then the previous one again, so that the
     limits per address get their share of the fuzzing."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, base: int = 100) -> None:
         self.rng = rng
+        self.base = base
         self.count = 0
         self.last = ""
 
     def next(self) -> str:
         if not self.last or self.rng.random() >= 0.15:
             self.count += 1
-            self.last = loopback(100, self.count)
+            self.last = loopback(self.base, self.count)
         return self.last
 
 
 def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
-            data: Path | None) -> tuple[int, int, int]:
-    """Honest players' games against their records, every finished game's record, every table's log."""
+            data: Path | None, spectators: int = 79) -> tuple[int, int, int, list[str]]:
+    """Honest players' games against their records, every finished game's record, every table's log;
+    the games, the records checked, the gems lost, and the tables found broken."""
     games = checked = lost = 0
+    broken: set[str] = set()
     seen_scores: dict[tuple[str, int], list[int]] = {}
     for table in honest.tables:
         for player in table.players:
@@ -1048,10 +1084,11 @@ def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
                         stats.problem(f"{table.code} game {number}: {player.name} chose {move} at cave {cave}, "
                                       f"card {path}; the record holds {held}")
     codes = list(dict.fromkeys([*pool.honest_codes, *pool.sandbox_codes]))
-    views = asyncio.run(spectate(target, codes))
+    views = asyncio.run(spectate(target, codes, spectators))
     for code, view in views.items():
         for problem in view_problems(view):
             stats.problem(f"{code} at the end: {problem}")
+            broken.add(code)
         for number in view.get("results", []):
             status, record = target.json(f"/api/tables/{code}/games/{number}")
             if status != 200:
@@ -1064,7 +1101,8 @@ def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
     if data is not None:
         for code in unlike_their_logs(target, data / "gemtable.sqlite3", views):
             stats.problem(f"{code}: the table the server shows is not the table its log rebuilds")
-    return games, checked, lost
+            broken.add(code)
+    return games, checked, lost, sorted(broken)
 
 
 def unlike_their_logs(target: Target, db: Path, views: dict[str, dict[str, Any]]) -> list[str]:
@@ -1077,7 +1115,7 @@ def unlike_their_logs(target: Target, db: Path, views: dict[str, dict[str, Any]]
         if not pending:
             return []
         time.sleep(1.0)
-        pending = asyncio.run(spectate(target, list(pending)))
+        pending = asyncio.run(spectate(target, list(pending), 99))
     return sorted(pending)
 
 
@@ -1114,6 +1152,12 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
     bench.add_argument("--url", default=None, help="fuzz a server already running on a loopback URL")
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument("--minutes", type=float, default=None,
+                       help="stop sending after this many minutes even if fewer messages went out (then check)")
+    bench.add_argument("--clients", type=int, default=1,
+                       help=f"fuzzing processes beside each other against the one server, 1 to {LANES} (default 1): "
+                            "the messages are shared out, each has honest tables of its own, one report")
+    bench.add_argument("--lane", type=int, default=0, help=argparse.SUPPRESS)
     bench.set_defaults(run=main)
 
 
@@ -1126,7 +1170,12 @@ def main(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 5 or args.tables < 1 or args.messages < 1:
         print("gemtable bench fuzz: --players 2 to 5, --tables and --messages at least 1", file=sys.stderr)
         return 2
-    options = FuzzOptions(args.messages, args.seed, args.tables, args.players, args.games)
+    if not 1 <= args.clients <= LANES or not 0 <= args.lane < LANES:
+        print(f"gemtable bench fuzz: --clients 1 to {LANES}", file=sys.stderr)
+        return 2
+    per = -(-args.messages // args.clients)
+    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, minutes=args.minutes,
+                          lane=args.lane)
     say = (lambda text: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
     if args.url:
         try:
@@ -1141,20 +1190,57 @@ def main(args: argparse.Namespace) -> int:
         server = LocalServer(None).start()
         try:
             proc = server.proc
+            others = [_other_client(args, server.url, lane, per) for lane in range(1, args.clients)]
             report = run_fuzz(Target("127.0.0.1", server.port), options, data=server.folder / "data",
                               log=server.folder / "server.log",
-                              alive=lambda: proc is not None and proc.poll() is None, progress=say)
+                              alive=lambda: proc is not None and proc.poll() is None, progress=say, pid=server.pid)
+            for lane, other in enumerate(others, 1):
+                _merge(report, lane, other)
         finally:
             server.stop()
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(f"{report.messages} messages from {report.phones} hostile phones in {report.seconds} s; "
+              f"{report.error_codes} distinct error codes; {report.crashes} crashes; "
               f"{report.honest_games} honest games and {report.games_checked} records checked; "
-              f"{len(report.problems)} problems")
+              f"{report.lost_gems} gems lost; {len(report.broken_tables)} broken tables; "
+              f"server memory {report.memory_kib}; {len(report.problems)} problems")
         for problem in report.problems[:40]:
             print(f"  - {problem}")
     return 0 if not report.problems else 1
+
+
+def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) -> subprocess.Popen[bytes]:
+    """Another fuzzer (``--lane``) against the same server, reporting JSON."""
+    command = [sys.executable, "-m", "gemtable", "bench", "fuzz", "--url", url, "--messages", str(messages),
+               "--tables", str(args.tables), "--players", str(args.players), "--games", str(args.games),
+               "--lane", str(lane), "--json"]
+    if args.seed is not None:
+        command += ["--seed", str(args.seed + lane)]
+    if args.minutes is not None:
+        command += ["--minutes", str(args.minutes)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+
+
+def _merge(report: FuzzReport, lane: int, other: subprocess.Popen[bytes]) -> None:
+    """Add another fuzzer's report to ``report``."""
+    out, err = other.communicate()
+    try:
+        theirs = json.loads(out)
+    except ValueError:
+        report.problems.append(f"client {lane} failed: {err.decode(errors='replace')[-500:]}")
+        return
+    for name in ("messages", "phones", "frames_received", "tables_created", "honest_games", "games_checked",
+                 "lost_gems", "crashes"):
+        setattr(report, name, getattr(report, name) + int(theirs[name]))
+    errors, closes = collections.Counter(report.errors), collections.Counter(report.closes)
+    errors.update(theirs["errors"])
+    closes.update(theirs["closes"])
+    report.errors, report.closes = dict(errors.most_common()), dict(sorted(closes.items()))
+    report.error_codes = len(report.errors)
+    report.problems += [f"client {lane}: {problem}" for problem in theirs["problems"]]
+    report.broken_tables += theirs["broken_tables"]
 
 
 __all__ = [

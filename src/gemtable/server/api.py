@@ -48,6 +48,8 @@ class Api:
         ]
 
     async def create_table(self, request: Request) -> Response:
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return _error("bad-request", "send the table's settings as JSON (Content-Type: application/json)", 415)
         try:
             data = json.loads(await _body(request, self.hub.limits.max_body))
         except _TooLarge:
@@ -80,6 +82,8 @@ class Api:
         """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
         the same per-address limit as any other lookup of a code."""
         code = normal_code(request.path_params["code"])
+        if not self.hub.lookups.peek(_address(request)):  # out of tries: refused even for a code in the cache
+            return _error("slow-down", "too many tries; wait a minute before trying another code", 429)
         svg = self.qr_cache.get(code)
         if svg is None:
             live = await self._lookup(request)
@@ -98,8 +102,14 @@ class Api:
             return _error("bad-request", "a game number is a whole number", 400)
         if not 1 <= number < 2**63:  # beyond what the store can even look up
             return _error("no-record", "no finished game with that number at that table", 404)
-        record = await self.store.record(code, number)
-        if record is None:
+        address = _address(request)
+        try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
+            self.hub.may_look_up(address)
+            record = await self.store.record(code, number)
+            self.hub.looked_up(address, record is not None)
+        except TableError as exc:
+            if exc.code == "slow-down":
+                return _error(exc.code, exc.message, 429)
             return _error("no-record", "no finished game with that number at that table", 404)
         return JSONResponse(record)
 
@@ -128,14 +138,10 @@ class Api:
         })
 
     async def _lookup(self, request: Request) -> Any:
-        address = _address(request)
-        if not self.hub.lookups.peek(address):
-            return _error("slow-down", "too many tries; wait a minute", 429)
-        live = await self.hub.open(request.path_params["code"])
-        if live is None:
-            self.hub.lookups.allow(address)
-            return _error("no-table", "there is no table with that code", 404)
-        return live
+        try:
+            return await self.hub.find(_address(request), request.path_params["code"])
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
 
 
 

@@ -16,6 +16,7 @@ from gemtable.server import pages
 from gemtable.server.api import QR_CACHE, Api
 from gemtable.server.hub import Hub
 from gemtable.server.limits import Limits
+from gemtable.server.origin import SameOrigin
 from gemtable.server.pages import WEB
 from gemtable.server.phones import Phones
 from gemtable.server.security import SecurityHeaders
@@ -42,6 +43,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
 
     routes = [*pages.routes(), *Api(hub, store, site).routes(), WebSocketRoute("/ws", Phones(hub).serve)]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub

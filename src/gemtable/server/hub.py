@@ -206,14 +206,27 @@ class Hub:
         else:
             await self._command(conn, message)
 
-    async def _find(self, conn: Conn, code: str) -> Local:
-        if not self.lookups.peek(conn.address):
-            raise TableError("slow-down", "too many tries; wait a minute before trying another code")
+    async def find(self, address: str, code: str) -> Local:
+        """The table ``code``, for someone at ``address``: every route that takes a code comes here (or to
+        :meth:`looked_up`), so guessing codes draws from one limit per address, whichever way it is tried."""
+        self.may_look_up(address)
         local = await self.open(code) if normal_code(code) else None
-        if local is None:
-            self.lookups.allow(conn.address)
-            raise TableError("no-table", "there is no table with that code")
+        self.looked_up(address, local is not None)
+        assert local is not None
         return local
+
+    def may_look_up(self, address: str) -> None:
+        if not self.lookups.peek(address):
+            raise TableError("slow-down", "too many tries; wait a minute before trying another code")
+
+    def looked_up(self, address: str, found: bool) -> None:
+        """A miss (an unknown code) draws from the address's tries."""
+        if not found:
+            self.lookups.allow(address)
+            raise TableError("no-table", "there is no table with that code")
+
+    async def _find(self, conn: Conn, code: str) -> Local:
+        return await self.find(conn.address, code)
 
     async def _unbind(self, conn: Conn) -> None:
         local = self.node.tables.get(conn.code or "")
@@ -246,13 +259,10 @@ class Hub:
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
         local = await self._find(conn, message.code)
-        conn.tv = message.tv
         person = local.table.by_token(hash_token(message.token)) if message.token else None
-        if message.token and person is None:
-            await self._bind(conn, local, None)
-            conn.send(p.encode(p.Welcome(code=local.code)))
-            self._deliver(local, False, conn)
+        if message.token and person is None:  # refused: nothing changes and nothing is told
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
+        conn.tv = message.tv
         pid = person.id if person is not None else None
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid)))

@@ -48,6 +48,11 @@ class Limits:
     hello_seconds: float = 30.0
     """A connection that has not opened a table (hello or join) by then is closed: sockets that never
     speak (a "slowloris") cannot pile up."""
+    request_seconds: float = 10.0
+    """Time to send a whole HTTP request (line, headers, body) once it begins; then the connection is closed
+    (``gemtable.server.guard``: uvicorn has no such bound)."""
+    unfinished_per_address: int = 16
+    """Connections from one address whose request is still coming in; more are closed at once."""
     max_body: int = 64 * 1024
     """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
     buckets_kept: int = 10_000

@@ -13,6 +13,7 @@ import segno
 import uvicorn
 
 from gemtable.server.app import create_app
+from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
 from gemtable.server.site import Site, SiteError
 from gemtable.store import Store
@@ -77,7 +78,7 @@ def serve(args: argparse.Namespace) -> int:
         where = f"data in {folder}"
     try:
         site = Site.from_env(args.port, args.host, getattr(args, "public_url", None),
-                             getattr(args, "allow_host", None) or [])
+                             getattr(args, "allow_host", None) or [], getattr(args, "allow_origin", None) or [])
     except SiteError as exc:
         raise SystemExit(f"gemtable: {exc}") from None
     app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
@@ -87,8 +88,10 @@ def serve(args: argparse.Namespace) -> int:
     if site.reachable and not args.no_qr and sys.stdout.isatty():
         segno.make(site.public_url + "/", error="l").terminal(compact=True)
     logging.getLogger("uvicorn.error").addFilter(QuietBadText())
+    guarded = guard_server(limits)  # half-sent requests, the open-file limit, a flooding log
     uvicorn.run(
         app,
+        **guarded,
         host=host,
         port=args.port,
         log_level="warning",

@@ -126,6 +126,30 @@ def normal_public_url(url: str) -> str:
     return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 
+def normal_origin(origin: str) -> str | None:
+    """An ``Origin`` (or a URL) as ``scheme://host[:port]``, lower case, the scheme's default port left out;
+    None if it is not an http(s) origin (``null``, say)."""
+    parts = urlsplit(origin.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return _url(parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80), parts.scheme)
+
+
+def _origins(port: int, public: str | None, hosts: Iterable[str], extra: Iterable[str]) -> tuple[str, ...]:
+    found = {_url(host, port) for host in hosts if host}
+    for origin in [public or "", *extra]:
+        normal = normal_origin(origin) if origin else None
+        if origin and normal is None:
+            raise SiteError(f"an allowed origin looks like https://games.example.org, not {origin!r}")
+        if normal:
+            found.add(normal)
+    return tuple(sorted(found))
+
+
 def _bracket(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
@@ -149,6 +173,10 @@ class Site:
     """False when phones probably cannot reach it: no LAN address and no public URL set."""
     chosen: bool = False
     """Whether the public URL was set by the host (``--public-url``) rather than found."""
+    origins: tuple[str, ...] = ()
+    """The web origins (``scheme://host[:port]``) whose pages may create tables and open WebSockets here: the
+    public URL's, every allowed host name at this server's own port, and those the host added
+    (``--allow-origin``).  Another port is another origin (another program's pages)."""
 
     def join_url(self, code: str) -> str:
         return f"{self.public_url}/t/{code}"
@@ -157,9 +185,10 @@ class Site:
         return host.lower().strip("[]") in self.hosts
 
     def allows_origin(self, origin: str) -> bool:
-        """Whether an ``Origin`` header names this server (any of its names, any port)."""
-        parts = urlsplit(origin)
-        return parts.scheme in ("http", "https") and bool(parts.hostname) and self.allows_host(parts.hostname or "")
+        """Whether an ``Origin`` header names this server: one of :attr:`origins`, exactly (scheme, host and
+        port; ``null`` never)."""
+        normal = normal_origin(origin)
+        return normal is not None and normal in self.origins
 
     @classmethod
     def build(
@@ -170,6 +199,7 @@ class Site:
         allow_hosts: Iterable[str] = (),
         interfaces: list[Interface] | None = None,
         hostname: str | None = None,
+        allow_origins: Iterable[str] = (),
     ) -> Site:
         """The site of a server listening on ``listen``:``port``.
 
@@ -190,23 +220,27 @@ class Site:
             if extra:
                 hosts.add(extra)
         urls = [_url(address, port) for address in lan]
-        if public_url:
-            public = normal_public_url(public_url)
+        public = normal_public_url(public_url) if public_url else None
+        if public:
             hosts.add((urlsplit(public).hostname or "").lower())
+        origins = _origins(port, public, hosts, allow_origins)
+        if public:
             urls = [public, *(u for u in urls if u != public)]
-            return cls(public, tuple(urls), tuple(sorted(hosts)), True, True)
+            return cls(public, tuple(urls), tuple(sorted(hosts)), True, True, origins)
         if urls:
-            return cls(urls[0], tuple(urls), tuple(sorted(hosts)), True)
+            return cls(urls[0], tuple(urls), tuple(sorted(hosts)), True, False, origins)
         fallback = _url("127.0.0.1" if every_interface else listen, port)
-        return cls(fallback, (fallback,), tuple(sorted(hosts)), False)
+        return cls(fallback, (fallback,), tuple(sorted(hosts)), False, False, origins)
 
     @classmethod
-    def from_env(cls, port: int, listen: str, public_url: str | None, allow_hosts: Iterable[str]) -> Site:
-        """As ``build``, with ``GEMTABLE_PUBLIC_URL`` and ``GEMTABLE_ALLOWED_HOSTS`` (comma-separated) as
-        the defaults of the command line's options."""
+    def from_env(cls, port: int, listen: str, public_url: str | None, allow_hosts: Iterable[str],
+                 allow_origins: Iterable[str] = ()) -> Site:
+        """As ``build``, with ``GEMTABLE_PUBLIC_URL``, ``GEMTABLE_ALLOWED_HOSTS`` and
+        ``GEMTABLE_ALLOWED_ORIGINS`` (comma-separated) as the defaults of the command line's options."""
         env_hosts = [h for h in os.environ.get("GEMTABLE_ALLOWED_HOSTS", "").split(",") if h.strip()]
+        env_origins = [o for o in os.environ.get("GEMTABLE_ALLOWED_ORIGINS", "").split(",") if o.strip()]
         return cls.build(port, listen, public_url or os.environ.get("GEMTABLE_PUBLIC_URL") or None,
-                         [*env_hosts, *allow_hosts])
+                         [*env_hosts, *allow_hosts], allow_origins=[*env_origins, *allow_origins])
 
     def banner(self, where: str) -> str:
         """What ``gemtable serve`` prints: where phones join, and why it is not localhost."""
@@ -229,4 +263,5 @@ class Site:
         return "\n".join(lines) + "\n"
 
 
-__all__ = ["Interface", "Site", "SiteError", "default_route_interface", "machine_interfaces", "phone_addresses"]
+__all__ = ["Interface", "Site", "SiteError", "default_route_interface", "machine_interfaces", "normal_origin",
+           "phone_addresses"]

@@ -29,13 +29,14 @@ from typing import Any, ClassVar
 from gemtable.bots import bot_names, bot_person_names, make_bot
 from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON
+from gemtable.table.names import NAME_MAX as NAME_MAX
+from gemtable.table.names import clean_name, name_taken
 from gemtable.table.people import Person, Status
 
 Event = dict[str, Any]
 
 LOBBY, PLAYING, PAUSE, RESULTS = "lobby", "playing", "pause", "results"
 
-NAME_MAX = 24
 GRACE = 5.0
 """Seconds a phone may be disconnected before its player stops holding a reveal up."""
 TURN_GRACE = 30.0
@@ -227,8 +228,7 @@ class Table:
     def join(self, name: str, token_hash: str, now: float) -> Person:
         """A person arrives with a display name; returns them (seated, waiting or watching)."""
         clean = clean_name(name)
-        taken = {p.name.casefold() for p in self.people.values() if p.status != Status.GONE}
-        if clean.casefold() in taken:
+        if name_taken(clean, (p.name for p in self.people.values() if p.status != Status.GONE)):  # looks alike
             raise TableError("name-taken", f"someone at this table is already called {clean}")
         here = sum(1 for p in self.people.values() if not p.is_bot and p.status != Status.GONE)
         if here >= self.kind.max_seats + MAX_WATCHERS:
@@ -261,9 +261,9 @@ class Table:
         if free is None:
             raise TableError("no-chair", "every chair is taken")
         bid = self.last_id + 1
-        taken = {p.name.casefold() for p in self.people.values() if p.status != Status.GONE}
+        taken = [p.name for p in self.people.values() if p.status != Status.GONE]
         names = [*bot_person_names(self.kind.name), *(f"{bot} {i}" for i in range(1, 99))]
-        name = next(n for n in names if n.casefold() not in taken)
+        name = next(n for n in names if not name_taken(n, taken))
         self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
 
     def remove_bot(self, pid: int, chair: int, now: float) -> None:
@@ -893,19 +893,6 @@ class Table:
         if self.game.is_over():
             record["final"] = self.game.view(None).to_json()  # what everyone saw at the end
         return record
-
-
-def clean_name(name: object) -> str:
-    """A display name: trimmed, printable, 1 to 24 characters."""
-    if not isinstance(name, str):
-        raise TableError("bad-name", "a name is text")
-    kept = "".join(ch if ch.isprintable() else " " if ch.isspace() else "" for ch in name)
-    clean = " ".join(kept.split())
-    if not clean:
-        raise TableError("bad-name", "please type a name")
-    if len(clean) > NAME_MAX:
-        raise TableError("bad-name", f"a name has at most {NAME_MAX} characters")
-    return clean
 
 
 __all__ = ["LOBBY", "PAUSE", "PLAYING", "RESULTS", "Settings", "Table", "TableError", "clean_name"]

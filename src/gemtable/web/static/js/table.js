@@ -87,9 +87,10 @@ async function handle(app, msg) {
       render(app);
       return;
     }
-    if (msg.code === 'unknown-token') {
+    if (msg.code === 'unknown-token') {  // refused, and told nothing: say hello again, to look on
       app.token = null;
       store(tokenKey(app.code), null);
+      app.conn.send({ type: 'hello', code: app.code, tv: app.mode === 'tv' });
     }
     toast(has('err.' + msg.code) ? t('err.' + msg.code) : msg.message);
     render(app);
