@@ -75,14 +75,16 @@ class Client:
     # --- the protocol ----------------------------------------------------------------------
 
     async def hello(self, code: str, token: str | None = None, tv: bool = False) -> State:
+        """Open a table (with a seat token, or as an onlooker): its state, or ``{}`` if the token was refused
+        (the error is in ``errors``)."""
         self.code = code
         seen = len(self.frames)
         await self.send(p.Hello(code=code, token=token, tv=tv))
         if token:
             self.token = token
-        await self.until(lambda s: True, after=seen)
-        assert self.state is not None
-        return self.state
+        # The table's state; or, for a token the table refuses, only the error (a refusal tells nothing more).
+        await self._wait(lambda: (self.state is not None and len(self.frames) > seen) or bool(self.errors_since(seen)))
+        return self.state or {}
 
     async def join(self, code: str, name: str) -> State:
         self.code = code
