@@ -78,6 +78,28 @@ def test_replay_refuses_a_broken_record_clearly(tmp_path: Path) -> None:
     assert main(["replay", str(path)]) == 2
 
 
+def test_replay_refuses_a_record_without_a_result(tmp_path: Path) -> None:
+    record = play_bots("expedition", {"preset": "table"}, ["odds", "cautious"], 3).record().to_json()
+    path = tmp_path / "game.json"
+    for missing in ("scores", "winners"):
+        path.write_text(json.dumps({**record, missing: None}))
+        result = gemtable("replay", str(path))
+        assert result.returncode == 2 and "holds no result" in result.stderr, result.stderr
+    del record["scores"]
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 2
+
+
+def test_replay_refuses_a_result_recorded_for_an_unfinished_game(tmp_path: Path) -> None:
+    record = play_bots("expedition", {"preset": "table"}, ["odds", "cautious"], 3).record().to_json()
+    cut = {**record, "inputs": record["inputs"][: len(record["inputs"]) // 2]}  # the same result, half the moves
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(cut))
+    result = gemtable("replay", str(path), "--json")
+    assert result.returncode == 2 and "do not finish the game" in result.stderr, result.stderr
+    assert result.stdout == ""
+
+
 def test_bench_engine_prints_the_engine_the_reference_and_their_ratio() -> None:
     result = gemtable("bench", "engine", "--seconds", "0.5", "--json")
     assert result.returncode == 0, result.stderr

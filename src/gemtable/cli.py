@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from gemtable.bench import server as server_bench
-from gemtable.games import GameError, GameRecord, replay
+from gemtable.games import GameError, GameRecord, default_game, find_manifest, game_names, replay
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,10 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=_serve)
 
     sim = commands.add_parser("simulate", help="a tournament between bots (yours too)")
-    sim.add_argument("game", nargs="?", default="expedition", help="expedition (default) or booty")
+    sim.add_argument("game", nargs="?", default=None, help=f"one of: {', '.join(game_names())} (default: the first)")
     sim.add_argument("--bots", default=None,
                      help="comma-separated built-in bots, e.g. cautious,odds,threshold=10 (default: every "
-                          "built-in bot; with --bot or --sweep: cautious,odds, or greedy,random for booty)")
+                          "built-in bot; with --bot or --sweep: the sparring bots the game's manifest names)")
     sim.add_argument("--bot", action="append", default=[], metavar="FILE.py|MODULE:FUNCTION",
                      help="your own bot: a Python function (view, moves, rng) -> move; may be given more than once")
     sim.add_argument("--sweep", default=None, metavar="KEY=LOW..HIGH",
@@ -84,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(metavar="KIND")
-    eng = kinds.add_parser("engine", help="whole expedition games per second, one core: engine, reference, batch")
+    eng = kinds.add_parser("engine", help="whole games of the default game per second, one core: engine, reference, "
+                                          "batch (the benchmark its manifest names)")
     eng.add_argument("--seconds", type=float, default=3.0)
     eng.add_argument("--players", type=int, default=5)
     eng.add_argument("--no-batch", action="store_true", help="skip the numpy batch figure")
@@ -129,9 +132,13 @@ def _replay(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         raise GameError(f"{args.file} is not JSON: {exc}") from exc
     record = GameRecord.from_json(data.get("record", data) if isinstance(data, dict) else data)
+    if record.scores is None or record.winners is None:
+        raise GameError(f"{args.file} holds no result (scores and winners) to check the replay against")
     state = replay(record)
+    if not state.is_over():
+        raise GameError(f"{args.file} records a result, but its {len(record.inputs)} inputs do not finish the game")
     scores, winners = state.scores(), state.winners()
-    matches = record.scores is None or (_same_scores(record.scores, scores) and sorted(record.winners or []) == winners)
+    matches = _same_scores(record.scores, scores) and sorted(record.winners) == winners
     outcome = {
         "game": record.game,
         "over": state.is_over(),
@@ -142,11 +149,10 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome))
     else:
-        print(f"{record.game}: {'finished' if state.is_over() else 'unfinished'} after {len(record.inputs)} inputs")
+        print(f"{record.game}: finished after {len(record.inputs)} inputs")
         for seat, score in enumerate(scores):
             print(f"  seat {seat}: {score}{'  (winner)' if seat in winners else ''}")
-        if record.scores is not None:
-            print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
+        print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
     return 0 if matches else 1
 
 
@@ -156,10 +162,16 @@ def _same_scores(recorded: list[int], scores: list[int]) -> bool:
     return recorded[: len(scores)] == scores and not any(recorded[len(scores):])
 
 
-def _bench_engine(args: argparse.Namespace) -> int:
-    from gemtable.bench.engine import engine
+def _benchmark() -> Any:
+    """The default game's benchmark module, as its manifest names it."""
+    manifest = find_manifest(default_game())
+    if manifest.benchmark is None:
+        raise GameError(f"{manifest.name} has no engine benchmark")
+    return importlib.import_module(manifest.benchmark)
 
-    result = engine(args.seconds, args.players, batch=not args.no_batch)
+
+def _bench_engine(args: argparse.Namespace) -> int:
+    result = _benchmark().engine(args.seconds, args.players, batch=not args.no_batch)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -184,9 +196,7 @@ def _bench_engine(args: argparse.Namespace) -> int:
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
-    from gemtable.bench.engine import decisions
-
-    result = decisions(args.bot, args.players, args.games)
+    result = _benchmark().decisions(args.bot, args.players, args.games)
     if args.json:
         print(json.dumps(result))
     else:

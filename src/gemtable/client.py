@@ -7,18 +7,23 @@
 
 The client keeps the latest state the server sent (``client.state``), the
 errors it received (``client.errors``) and the seat token (``client.token``).
+It speaks the protocol's own types (``gemtable.server.protocol``) both ways.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
+
+from gemtable.server import protocol as p
 
 State = dict[str, Any]
 
@@ -57,8 +62,12 @@ class Client:
         self._reader.cancel()
         await self.ws.close()
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(message))
+    async def send(self, message: p.ClientMessage | dict[str, Any]) -> None:
+        """A protocol message (or, for tests of bad input, any JSON object)."""
+        if isinstance(message, dict):
+            await self.ws.send(json.dumps(message))
+        else:
+            await self.ws.send(p.encode(message).decode())
 
     async def send_raw(self, data: str | bytes) -> None:
         await self.ws.send(data)
@@ -66,19 +75,21 @@ class Client:
     # --- the protocol ----------------------------------------------------------------------
 
     async def hello(self, code: str, token: str | None = None, tv: bool = False) -> State:
+        """Open a table (with a seat token, or as an onlooker): its state, or ``{}`` if the token was refused
+        (the error is in ``errors``)."""
         self.code = code
         seen = len(self.frames)
-        await self.send({"type": "hello", "v": 1, "code": code, "token": token, "tv": tv})
+        await self.send(p.Hello(code=code, token=token, tv=tv))
         if token:
             self.token = token
-        await self.until(lambda s: True, after=seen)
-        assert self.state is not None
-        return self.state
+        # The table's state; or, for a token the table refuses, only the error (a refusal tells nothing more).
+        await self._wait(lambda: (self.state is not None and len(self.frames) > seen) or bool(self.errors_since(seen)))
+        return self.state or {}
 
     async def join(self, code: str, name: str) -> State:
         self.code = code
         seen = len(self.frames)
-        await self.send({"type": "join", "v": 1, "code": code, "name": name})
+        await self.send(p.Join(code=code, name=name))
         await self._wait(lambda: self.token is not None or len(self.errors_since(seen)) > 0)
         if self.token is None:
             error = self.errors_since(seen)[-1]
@@ -86,22 +97,19 @@ class Client:
         return await self.until(lambda s: s.get("me") is not None)
 
     async def choose(self, move: str, decision: int | None = None) -> None:
-        message: dict[str, Any] = {"type": "choose", "v": 1, "move": move}
-        if decision is not None:
-            message["decision"] = decision
-        await self.send(message)
+        await self.send(p.Choose(move=move, decision=decision))
 
     async def start(self) -> None:
-        await self.send({"type": "start", "v": 1})
+        await self.send(p.Start())
 
     async def leave(self) -> None:
-        await self.send({"type": "leave", "v": 1})
+        await self.send(p.Leave())
 
     async def add_bot(self, bot: str) -> None:
-        await self.send({"type": "add_bot", "v": 1, "bot": bot})
+        await self.send(p.AddBot(bot=bot))
 
     async def remove_bot(self, chair: int) -> None:
-        await self.send({"type": "remove_bot", "v": 1, "chair": chair})
+        await self.send(p.RemoveBot(chair=chair))
 
     async def remove(self, person: int) -> None:
         """The host removes someone whose phone is gone."""
@@ -143,7 +151,8 @@ class Client:
             async for raw in self.ws:
                 text = raw if isinstance(raw, str) else raw.decode()
                 self.frames.append(text)
-                self._take(json.loads(text))
+                with contextlib.suppress(msgspec.MsgspecError):  # not the protocol: kept raw, in frames
+                    self._take(p.decode_server(text))
                 async with self._changed:
                     self._changed.notify_all()
         except websockets.ConnectionClosed:
@@ -153,17 +162,16 @@ class Client:
             async with self._changed:
                 self._changed.notify_all()
 
-    def _take(self, data: dict[str, Any]) -> None:
-        kind = data.get("type")
-        if kind == "state":
-            self.state = data["table"]
-        elif kind == "welcome":
-            self.person = data.get("person")
-            if data.get("token"):
-                self.token = data["token"]
-        elif kind == "error":
-            self.errors.append(data)
-        elif kind == "replaced":
+    def _take(self, message: p.ServerMessage) -> None:
+        if isinstance(message, p.State):
+            self.state = message.table
+        elif isinstance(message, p.Welcome):
+            self.person = message.person
+            if message.token:
+                self.token = message.token
+        elif isinstance(message, p.Error):
+            self.errors.append(msgspec.to_builtins(message))
+        elif isinstance(message, p.Replaced):
             self.replaced = True
 
 

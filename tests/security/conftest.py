@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import resource
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,29 +26,15 @@ class TunedServer(ServerProcess):
         self.limits = limits
         self.files = files
         """The open-file limits (soft, hard) the process starts with, if not this process's own."""
+        self.preexec = self._limit_files if files else None
 
     def _limit_files(self) -> None:
         if self.files is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
-    def start(self) -> TunedServer:
-        self.data.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, str(TUNED), json.dumps(self.limits), "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--data", str(self.data), "--no-qr", *self.extra]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ},
-                                         preexec_fn=self._limit_files if self.files else None)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.05)
-        raise RuntimeError("server did not start")
+    def command(self) -> list[str]:
+        return [sys.executable, str(TUNED), json.dumps(self.limits), "serve", "--host", "127.0.0.1",
+                "--port", str(self.port), "--data", str(self.data), "--no-qr", *self.extra]
 
 
 @pytest.fixture

@@ -3,78 +3,32 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
+
+from gemtable.bench.launch import Launcher, free_port
+
+__all__ = ["ServerProcess", "free_port"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class ServerProcess(Launcher):
+    """``gemtable serve`` as a child process (the launcher the benchmarks use too), with a test's conveniences.
 
-
-class ServerProcess:
-    """``gemtable serve`` as a child process; ``kill()`` is a real SIGKILL."""
+    By default: scripted decks allowed, and (since scripted test games run far faster than thumbs) the
+    per-connection message rate lifted.  ``extra=[]`` runs the server as a party would."""
 
     def __init__(self, data: Path, extra: list[str] | None = None, public_url: str | None = None) -> None:
-        self.data = data
-        self.port = free_port()
+        super().__init__(data, ["--allow-scripts", "--message-rate", "1000"] if extra is None else extra)
         self.public_url = public_url.format(port=self.port) if public_url else None
         """``--public-url`` (``{port}`` is replaced by the server's port), as a host behind a name would set."""
-        # By default: scripted decks allowed, and (since scripted test games run far faster than thumbs)
-        # the per-connection message rate lifted.  ``extra=[]`` runs the server as a party would.
-        self.extra = ["--allow-scripts", "--message-rate", "1000"] if extra is None else extra
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = data / "server.log"
 
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    def command(self) -> list[str]:
+        return [*super().command(), *(["--public-url", self.public_url] if self.public_url else [])]
 
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def start(self) -> ServerProcess:
-        self.data.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data", str(self.data), "--no-qr", *self.extra]
-        if self.public_url:
-            cmd += ["--public-url", self.public_url]
-        log = self.log.open("ab")
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.05)
-        raise RuntimeError("server did not start")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+    def start(self, timeout: float = 20.0) -> Self:
+        return super().start(timeout)
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",

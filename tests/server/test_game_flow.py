@@ -93,6 +93,13 @@ def test_three_players_play_a_whole_game_and_its_record_replays(server: ServerPr
 def test_the_api_describes_games_and_serves_a_schema_and_qr(server: ServerProcess) -> None:
     status, games = server.get("/api/games")
     assert status == 200 and games["games"][0]["name"] == "expedition"
+    for game in games["games"]:  # each game's manifest: what the pages are built from
+        assert game["dynamics"] in ("simultaneous", "turns") and game["seats"] in ("player", "chair")
+        assert game["presets"] and all({"name", "label", "options"} <= set(p) for p in game["presets"])
+        assert all({"key", "type", "default", "label", "offered"} <= set(o) for o in game["options"])
+        assert game["seconds"]["default"] in game["seconds"]["choices"] and game["bots"] and game["page"]
+    booty = next(g for g in games["games"] if g["name"] == "booty")
+    assert {o["key"]: o["default"] for o in booty["options"]} == {"scoring": 1, "touching": "scores", "tie": "share"}
     status, schema = server.get("/api/schema")
     assert status == 200 and "$defs" in schema and "Choose" in json.dumps(schema)
     code = server.create_table()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from gemtable.games import find_game
+from gemtable.server import ops
 from gemtable.server.node import Node
 from gemtable.store import MemoryStore
 from gemtable.table import RESULTS, Settings, Table
@@ -19,13 +20,13 @@ def test_records_are_saved_then_forgotten_and_come_back_after_a_rebuild() -> Non
         settings = Settings("expedition", "table", {}, kind.rules_json("table", {}), seconds=1, pause=0.5)
         table = Table.create("GAME", settings, clock[0])
         local = await node.adopt(table)
-        pid = await node.run(local, {"op": "join", "name": "Ann", "token": "h"})
-        await node.run(local, {"op": "add_bot", "person": pid, "bot": "cautious"})
+        pid = await node.run(local, ops.Join(name="Ann", token="h"))
+        await node.run(local, ops.AddBot(person=pid, bot="cautious"))
         for game in range(1, 4):
-            await node.run(local, {"op": "start", "person": pid, "seed": game})
+            await node.run(local, ops.Start(person=pid, seed=game))
             while local.table.phase != RESULTS:
                 clock[0] += 1.0
-                await node.run(local, {"op": "noop"})
+                await node.run(local, ops.Noop())
             assert local.table.records == {}  # saved, then forgotten
             assert await store.record("GAME", game) is not None
         assert local.table.finished == [1, 2, 3]

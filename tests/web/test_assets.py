@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gemtable.games import manifests
 from tests.web import make_icons
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "gemtable" / "web"
@@ -17,8 +18,26 @@ STATIC = WEB / "static"
 LANGS = ("en", "hu", "ja")
 
 
-def translations(lang: str) -> dict[str, object]:
-    return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+def translations(lang: str, stem: str | None = None) -> dict[str, object]:
+    """The shared texts of ``lang`` merged with every game's own (the files its manifest names), as the pages
+    merge them; or only the file ``stem``."""
+    if stem is not None:
+        return dict(json.loads((STATIC / "i18n" / f"{stem}.{lang}.json").read_text(encoding="utf-8")))
+    merged = dict(json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
+    for stem in game_stems():
+        merged.update(translations(lang, stem))
+    return merged
+
+
+def game_stems() -> list[str]:
+    return [stem for manifest in manifests() for stem in manifest.translations]
+
+
+def test_every_game_names_translation_files_in_every_language() -> None:
+    assert game_stems()
+    for stem in game_stems():
+        for lang in LANGS:
+            assert (STATIC / "i18n" / f"{stem}.{lang}.json").is_file(), f"{stem}.{lang}.json"
 
 
 def placeholders(value: object) -> set[str]:
@@ -28,6 +47,8 @@ def placeholders(value: object) -> set[str]:
 
 @pytest.mark.parametrize("lang", ["hu", "ja"])
 def test_every_language_has_every_text_with_the_same_placeholders(lang: str) -> None:
+    for stem in game_stems():
+        assert set(translations(lang, stem)) == set(translations("en", stem)), stem
     english = translations("en")
     other = translations(lang)
     assert set(other) == set(english), set(other) ^ set(english)
@@ -91,3 +112,18 @@ def png_size(data: bytes) -> tuple[int, int]:
 def test_the_icons_are_the_ones_the_generator_draws() -> None:
     assert (STATIC / "icons" / "icon.svg").read_text() == make_icons.svg()
     assert (STATIC / "icons" / "icon-192.png").read_bytes() == make_icons.png(192)
+
+
+def test_every_text_a_manifest_names_exists() -> None:
+    """The start page labels a game, its presets and its options with the keys its manifest gives."""
+    for lang in LANGS:
+        texts = translations(lang)
+        for manifest in manifests():
+            if not manifest.translations:
+                continue  # a game without texts of its own (the test-only one) shows its keys' fallbacks
+            keys = {f"game.{manifest.name}", *(preset.label for preset in manifest.presets)}
+            for option in manifest.options:
+                if option.offered:
+                    keys |= {option.label, *(f"{option.label}.{value}" for value in option.choices)}
+                    keys |= {option.hint} if option.hint else set()
+            assert keys <= set(texts), (lang, manifest.name, keys - set(texts))

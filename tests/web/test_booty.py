@@ -80,7 +80,9 @@ def test_the_rules_texts_have_every_key_in_every_language() -> None:
         return texts
 
     english = load("en")
-    used = set(re.findall(r"\br\('([a-z_0-9]+)'", (STATIC / "js" / "rules.js").read_text(encoding="utf-8")))
+    used = set(re.findall(r"\br\('([a-z_0-9]+)'", (STATIC / "js" / "booty-rules.js").read_text(encoding="utf-8")))
+    used |= {f"{point}_{part}" for point, readings in (("touching", ["scores", "void"]), ("tie", ["share", "none"]))
+             for part in ["h", *readings]}  # built as r(`${key}_${value}`)
     assert used - set(english) == set(), used - set(english)
     for lang in ("hu", "ja"):
         other = load(lang)
@@ -222,7 +224,10 @@ def test_the_start_page_sets_up_booty_hunter(server: ServerProcess, browser: Bro
     expect(page.locator("#preset option")).to_have_text(["Every area scores", "Only the larger area scores"])
     expect(page.locator("#seconds-label")).to_have_text("Seconds per turn")
     expect(page.locator("#seconds")).to_have_value("60")
-    expect(page.locator("#exp-options")).to_be_hidden()
+    expect(page.locator("#opt-relics")).to_have_count(0)  # the options are the chosen game's, from its manifest
+    expect(page.locator("#opt-touching")).to_have_value("scores")  # the usual readings by default
+    expect(page.locator("#opt-tie")).to_have_value("share")
+    expect(page.locator("#opt-touching option")).to_have_text(["still scores (usual)", "scores nothing at all"])
     expect(page.locator("#opt-clock")).to_be_checked()
     expect(page.locator("#clock-hint")).to_contain_text("first spot that fits")
     page.locator("#preset").select_option("largest-area")
@@ -230,6 +235,7 @@ def test_the_start_page_sets_up_booty_hunter(server: ServerProcess, browser: Bro
     page.locator("#opt-clock").tap()
     expect(page.locator("#clock-hint")).to_contain_text("gone for 30 seconds")
     expect(page.locator("#seconds")).to_be_disabled()
+    page.locator("#opt-touching").select_option("void")
     shot(page, "booty-start", full=True)
     assert not small_targets(page), small_targets(page)
     assert not contrast_failures(page), contrast_failures(page)
@@ -238,13 +244,17 @@ def test_the_start_page_sets_up_booty_hunter(server: ServerProcess, browser: Bro
     page.get_by_label("Your name").fill("Ann")
     page.locator("#join-go").tap()
     expect(page.locator("#lobby-game")).to_have_text("Booty Hunter · Only the larger area scores · no turn clock")
+    expect(page.locator("#rules-link")).to_have_attribute(
+        "href", re.compile(r"^/rules/booty\?preset=largest-area&touching=void&tie=share$"))
     # Back to the expedition: its own seconds.
     page.goto("/")
     page.locator("#game").select_option("booty")
     page.locator("#game").select_option("expedition")
     expect(page.locator("#seconds-label")).to_have_text("Seconds per decision")
     expect(page.locator("#seconds")).to_have_value("10")
-    expect(page.locator("#booty-options")).to_be_hidden()
+    expect(page.locator("#clock-options")).to_be_hidden()
+    expect(page.locator("#opt-relics")).to_be_checked()
+    expect(page.locator("#opt-touching")).to_have_count(0)
 
 
 @pytest.mark.browser
@@ -372,3 +382,25 @@ def test_the_turn_clock_places_a_silent_players_tile(server: ServerProcess, brow
     expect(page.locator("#actions")).to_be_hidden()
     expect(page.locator("#live")).to_contain_text("Sam placed tile 1.")
     expect(page.locator(".bh-board .bh-tile").first).to_have_attribute("transform", "translate(0 0)")
+
+
+@pytest.mark.browser
+def test_the_rules_page_says_which_reading_is_which(server: ServerProcess, browser: Browser, shot: Any) -> None:
+    page = browser.phone("readings")
+    page.goto("/rules/booty?preset=largest-area&touching=void&tie=share")
+    touching, tie = page.locator("#reading-touching"), page.locator("#reading-tie")
+    expect(touching.locator("h3")).to_have_text("A diamond touching another diamond")
+    expect(touching.locator("li")).to_have_text([
+        "It still scores: its touching land areas score as usual, and the gem half it touches adds nothing. (default)",
+        "It scores nothing at all, for anyone. (this table)"])
+    expect(tie.locator("li")).to_have_text([
+        "Every area of the greatest size scores. (default) (this table)", "None of the tied areas scores."])
+    expect(page.locator("main")).to_contain_text("This tile set is gemtable's own design, not the physical game's")
+    touching.scroll_into_view_if_needed()
+    shot(page, "booty-rules-readings")
+    assert not contrast_failures(page), contrast_failures(page)
+    page.locator("#lang").select_option("hu")
+    expect(touching.locator("li").nth(1)).to_have_text("Semmit sem ér, senkinek. (ennél az asztalnál)")
+    # /rules lists every game whose manifest names a rules page, by its translated title.
+    page.goto("/rules")
+    expect(page.locator("main a")).to_have_text(["Az expedíció", "Booty Hunter"])

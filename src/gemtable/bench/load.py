@@ -40,6 +40,8 @@ import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from gemtable.games import default_game
+from gemtable.server import protocol as wire
 from gemtable.server.limits import Limits
 
 HUMAN, INSTANT = "human", "instant"
@@ -55,12 +57,14 @@ SEND_SHARE = 0.85
 Key = tuple[int, int, int]
 """A decision: (game number, cave, cards on the path)."""
 
-CHOOSE_DEEPER = '{"type":"choose","v":1,"move":"deeper"}'
-CHOOSE_CAMP = '{"type":"choose","v":1,"move":"camp"}'
-START = '{"type":"start","v":1}'
+CHOOSE_DEEPER = wire.encode(wire.Choose(move="deeper")).decode()
+CHOOSE_CAMP = wire.encode(wire.Choose(move="camp")).decode()
+START = wire.encode(wire.Start()).decode()
 
 
 # --- what a phone reads of a message (msgspec skips every other field) -----------------------
+# The messages are ``gemtable.server.protocol``'s; these readers pick out the few fields a bot phone needs,
+# the game's among them, without decoding the rest (the figures measure the server, not this client).
 
 
 class _Me(msgspec.Struct):
@@ -217,7 +221,7 @@ class Phone:
     async def join(self) -> None:
         assert self.ws is not None
         name = f"bot{self.table.index}-{self.index}"
-        await self.ws.send(json.dumps({"type": "join", "v": 1, "code": self.table.code, "name": name}))
+        await self.ws.send(wire.encode(wire.Join(code=self.table.code, name=name)).decode())
         await asyncio.wait_for(self.welcomed.wait(), 60)
 
     # --- receiving ----------------------------------------------------------------------------
@@ -447,7 +451,7 @@ class Load:
             for table in self.tables:
                 table.code = f"R{table.index}"
             return
-        body = json.dumps({"game": "expedition", "seconds": DECISION_SECONDS, "pause": self.pause})
+        body = json.dumps({"game": default_game(), "seconds": DECISION_SECONDS, "pause": self.pause})
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)
             conn = http.client.HTTPConnection(target.host, target.port, timeout=30, source_address=(address, 0))

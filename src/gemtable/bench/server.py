@@ -23,8 +23,6 @@ import platform
 import random
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from gemtable.bench import proc
+from gemtable.bench.launch import Launcher
 from gemtable.bench.load import HUMAN, INSTANT, PACES, Load, Target, summary_ms
 
 OTHER_CPU_WARNING = 10.0
@@ -121,7 +120,7 @@ class Options:
         if not 1 <= self.tables <= 20_000:
             raise ValueError("--tables must be from 1 to 20000")
         if not 2 <= self.players <= 8:
-            raise ValueError("--players must be from 2 to 8 (the chairs of an expedition table)")
+            raise ValueError("--players must be from 2 to 8 (the chairs of a table)")
         if self.seconds <= 0 or self.warmup < 0:
             raise ValueError("--seconds must be positive and --warmup not negative")
         if not 0.5 <= self.pause <= 60:
@@ -165,69 +164,16 @@ def _say(text: str) -> None:
 # --- the server under test ----------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class LocalServer:
-    """``gemtable serve`` in a child process, on a free port, with a temporary data folder."""
+class LocalServer(Launcher):
+    """``gemtable serve`` in a child process (the launcher the tests use too), on a free port, with a temporary
+    data folder removed when it stops."""
 
     def __init__(self, core: int | None, extra: list[str] | None = None) -> None:
-        self.core = core
-        self.extra = extra or []
-        self.port = free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="gemtable-bench-"))
-        self.proc: subprocess.Popen[bytes] | None = None
+        super().__init__(self.folder / "data", extra or [], log=self.folder / "server.log", core=core)
 
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def command(self) -> list[str]:
-        return [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--data", str(self.folder / "data"), "--no-qr", *self.extra]
-
-    def start(self) -> LocalServer:
-        command = self.command()
-        log = (self.folder / "server.log").open("ab")
-        self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        log.close()
-        if self.core is not None:
-            os.sched_setaffinity(self.proc.pid, {self.core})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log()}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the server did not start in 30 s")
-
-    def log(self) -> str:
-        try:
-            return (self.folder / "server.log").read_text("utf-8", "replace")[-2000:]
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+    def stop(self, timeout: float = 20.0) -> None:
+        super().stop(timeout)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -349,15 +295,15 @@ def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> 
             cluster = Cluster(options.nodes).start()
             server = cluster.nodes[0]
             target = Target.parse(server.url)
-            pids = [node.pid for node in cluster.nodes]
+            pids = [pid for node in cluster.nodes if (pid := node.pid) is not None]
         elif baseline:
             server = BaselineServer(core=0 if pin else None, pause=options.pause).start()
             target = Target.parse(server.url)
-            pids = [server.pid]
+            pids = [pid for pid in [server.pid] if pid is not None]
         elif options.url is None:
             server = LocalServer(core=0 if pin else None).start()
             target = Target.parse(server.url)
-            pids = [server.pid]
+            pids = [pid for pid in [server.pid] if pid is not None]
         else:
             target = Target.parse(options.url)
             pids = options.server_pids or proc.listening_pids(target.port)

@@ -33,9 +33,6 @@ import json
 import random
 import resource
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -57,6 +54,8 @@ from gemtable.bench.fuzz import (
     unlike_their_logs,
     view_problems,
 )
+from gemtable.bench.launch import Launcher
+from gemtable.server import protocol as wire
 
 ADDRESS_BASE = 160
 BENIGN = {"too-few"}
@@ -90,60 +89,47 @@ class SoakOptions:
 
 
 class SoakServer:
-    """``gemtable serve`` in a child process; killed and started again on the same port and data folder."""
+    """``gemtable serve`` in a child process (the tests' and benchmarks' one launcher); killed and started again
+    on the same port and data folder."""
 
     def __init__(self, message_rate: float | None, keep: bool) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="gemtable-soak-"))
         self.keep = keep
-        with contextlib.closing(socket.socket()) as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
-        self.extra = ["--message-rate", str(message_rate)] if message_rate else []
-        self.proc: subprocess.Popen[bytes] | None = None
+        extra = ["--message-rate", str(message_rate)] if message_rate else []
+        self.server = Launcher(self.folder / "data", extra, log=self.folder / "server.log")
+        self.port = self.server.port
         self.cpu_before = 0.0
 
     @property
     def data(self) -> Path:
-        return self.folder / "data"
+        return self.server.data
 
     @property
     def log(self) -> Path:
-        return self.folder / "server.log"
+        return self.server.log
 
     @property
     def pid(self) -> int | None:
-        return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
+        return self.server.pid
 
     def start(self) -> float:
         """Start (again); returns the seconds until it answers ``/healthz``."""
         started = time.monotonic()
-        command = [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--data", str(self.data), "--no-qr", *self.extra]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        target = Target("127.0.0.1", self.port)
-        while time.monotonic() - started < 300:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text('utf-8', 'replace')[-2000:]}")
-            if target.healthy():
-                return time.monotonic() - started
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start in 300 s")
+        self.server.start(timeout=300)
+        return time.monotonic() - started
 
     def cpu(self) -> float:
         pid = self.pid
         return self.cpu_before + ((proc.cpu_seconds(pid) or 0.0) if pid else 0.0)
 
     def stop(self, how: str = "term") -> None:
-        if self.proc is None or self.proc.poll() is not None:
+        if self.pid is None:
             return
         self.cpu_before = self.cpu()
-        self.proc.send_signal(signal.SIGKILL if how == "kill" else signal.SIGTERM)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
+        if how == "kill":
+            self.server.kill()
+        else:
+            self.server.stop(timeout=30)
 
     def clean(self) -> None:
         self.stop()
@@ -243,7 +229,7 @@ class Phone:
 
     async def join(self) -> None:
         await self.connect()
-        await self.ws.send(json.dumps({"type": "join", "v": 1, "code": self.table.code, "name": self.name}))
+        await self.ws.send(wire.encode(wire.Join(code=self.table.code, name=self.name)).decode())
         while self.token is None:
             self.take(await asyncio.wait_for(self.ws.recv(), 30))
 
@@ -272,8 +258,7 @@ class Phone:
         while not soak.done:
             try:
                 await self.connect()
-                await self.ws.send(json.dumps({"type": "hello", "v": 1, "code": self.table.code,
-                                               "token": self.token}))
+                await self.ws.send(wire.encode(wire.Hello(code=self.table.code, token=self.token)).decode())
                 soak.reconnects += 1
                 return
             except (OSError, websockets.WebSocketException, TimeoutError):
@@ -341,7 +326,7 @@ class Phone:
             ready = view.phase == "results" or len(view.people) >= self.table.players
             if ready and not self.soak.draining:
                 self.started = view.game_number + 1
-                self.soak.later(0.5, self.send, '{"type":"start","v":1}')
+                self.soak.later(0.5, self.send, wire.encode(wire.Start()).decode())
 
     def confirm(self, view: _View) -> None:
         """Whether the choice in flight shows as taken: in ``me.choice``, or in the reveal right after it."""
@@ -373,7 +358,7 @@ class Phone:
         if view is None or view.decision != decision or view.me is None or view.me.choice is not None:
             return  # the moment passed (a reveal, a drop) while thinking
         self.sent = (key, decision, move, time.monotonic(), self.epoch)
-        self.send(json.dumps({"type": "choose", "v": 1, "move": move, "decision": decision}))
+        self.send(wire.encode(wire.Choose(move=move, decision=decision)).decode())
 
     def send(self, text: str) -> None:
         if self.ws is None or self.soak.done:

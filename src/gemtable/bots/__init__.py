@@ -3,6 +3,10 @@
 A bot sees exactly what its seat's view shows (``state.view(seat)``), the legal
 moves, and a random generator of its own; nothing else.  Bots are found by game
 and name in one registry, so the table and the simulator never branch on either.
+
+The games' registry is the one name table: each game's manifest names the module
+holding its bots (``Manifest.bots``), whose ``register()`` registers them here the
+first time the game's bots are asked for.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from gemtable.games import GameError, Move
+from gemtable.games import GameError, Move, find_manifest
 
 
 class Bot(Protocol):
@@ -28,26 +32,25 @@ class Bot(Protocol):
 BotFactory = Callable[[], Bot]
 BOTS: dict[str, dict[str, BotFactory]] = {}
 
-BUILTIN: dict[str, str] = {"expedition": "gemtable.bots.expedition", "booty": "gemtable.bots.booty"}
-"""Modules holding the built-in bots of each game, imported when first needed.
-Each has a ``register()`` that registers its bots."""
+_loaded: set[str] = set()
 
 
 def register_bot(game: str, name: str, factory: BotFactory) -> None:
     BOTS.setdefault(game, {})[name] = factory
 
 
-BOT_PERSON_NAMES: dict[str, tuple[str, ...]] = {
-    "expedition": ("Ada", "Bruno", "Chloé", "Dario", "Eszter", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kenji",
-                   "Lena", "Mateo", "Nora", "Oskar", "Priya"),
-    "booty": ("Anne Bonny", "Barbarossa", "Calico Jack", "Grace", "Kidd", "Mary Read", "Morgan", "Zheng Yi"),
-}
+PERSON_NAMES: tuple[str, ...] = ("Ada", "Bruno", "Chloé", "Dario", "Eszter", "Farid", "Greta", "Hiro", "Ines",
+                                 "Jonas", "Kenji", "Lena", "Mateo", "Nora", "Oskar", "Priya")
 """Human-ish names a table gives its bots (in order, skipping names taken), so that seven bots of one
-strategy are seven people on the screen; the strategy is shown beside the name."""
+strategy are seven people on the screen; the strategy is shown beside the name.  A game's manifest may give
+its own (``bot_people``)."""
 
 
 def bot_person_names(game: str) -> tuple[str, ...]:
-    return BOT_PERSON_NAMES.get(game, BOT_PERSON_NAMES["expedition"])
+    try:
+        return find_manifest(game).bot_people or PERSON_NAMES
+    except GameError:
+        return PERSON_NAMES
 
 
 def bot_names(game: str) -> list[str]:
@@ -70,14 +73,22 @@ def make_bot(game: str, name: str) -> Bot:
 
 def _named_bot(game: str, name: str) -> Bot | None:
     """A bot whose name is its rule (``threshold=8``): the game's bot module's ``bot_from_name``."""
-    if game not in BUILTIN:
+    try:
+        module = find_manifest(game).bots
+    except GameError:
         return None
-    hook = getattr(importlib.import_module(BUILTIN[game]), "bot_from_name", None)
+    hook = getattr(importlib.import_module(module), "bot_from_name", None)
     bot: Bot | None = hook(name) if hook is not None else None
     return bot
 
 
 def _load_builtin(game: str) -> None:
-    if game in BOTS or game not in BUILTIN:
+    """Import the bots that ``game``'s manifest names, once; nothing for a game nobody registered."""
+    if game in _loaded:
         return
-    importlib.import_module(BUILTIN[game]).register()
+    try:
+        module = find_manifest(game).bots
+    except GameError:
+        return
+    _loaded.add(game)
+    importlib.import_module(module).register()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 from gemtable.games.api import (
     BadRecord,
@@ -16,36 +17,62 @@ from gemtable.games.api import (
     SeatView,
     UnknownSeat,
 )
+from gemtable.games.manifest import Manifest
 
-GAMES: dict[str, type[Game]] = {}
-"""Games registered so far, by name."""
+MANIFESTS: dict[str, Manifest] = {}
+"""Games registered so far, by name: each game's manifest (see :mod:`gemtable.games.manifest`)."""
 
-BUILTIN: dict[str, str] = {
-    "expedition": "gemtable.games.expedition:Expedition",
-    "booty": "gemtable.games.booty:BootyHunter",
-}
-"""Where the built-in games live; each is imported the first time it is asked for."""
+BUILTIN: tuple[str, ...] = ("gemtable.games.expedition.manifest", "gemtable.games.booty.manifest")
+"""The modules of the built-in games' manifests (each has a ``MANIFEST``); the first is the default game."""
+
+EXTRA = "GEMTABLE_GAMES"
+"""An environment variable naming more manifest modules, comma-separated (a test-only game, a game of
+your own); the server process reads it like every other process."""
+
+_loaded: set[str] = set()
 
 
-def register(game: type[Game]) -> type[Game]:
-    GAMES[game.name] = game
-    return game
+def register(manifest: Manifest) -> Manifest:
+    """Add a game to the registry; registering the same name twice keeps the first."""
+    MANIFESTS.setdefault(manifest.name, manifest)
+    return manifest
+
+
+def manifests() -> list[Manifest]:
+    """Every registered game's manifest, the built-in ones first (the first is the default)."""
+    modules = [*BUILTIN, *(m.strip() for m in os.environ.get(EXTRA, "").split(",") if m.strip())]
+    for module in modules:
+        if module not in _loaded:
+            _loaded.add(module)
+            found = getattr(importlib.import_module(module), "MANIFEST", None)
+            if not isinstance(found, Manifest):
+                raise GameError(f"{module} has no MANIFEST")
+            register(found)
+    return list(MANIFESTS.values())
+
+
+def find_manifest(name: str) -> Manifest:
+    """The manifest of the game called ``name``; :class:`GameError` when there is none."""
+    known = manifests()
+    try:
+        return MANIFESTS[name]
+    except KeyError:
+        raise GameError(f"unknown game {name!r}; known: {', '.join(m.name for m in known)}") from None
 
 
 def find_game(name: str) -> type[Game]:
     """The game called ``name``; :class:`GameError` when there is none."""
-    if name not in GAMES and name in BUILTIN:
-        module, attr = BUILTIN[name].split(":")
-        register(getattr(importlib.import_module(module), attr))
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise GameError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
+    return find_manifest(name).game
 
 
 def game_names() -> list[str]:
-    """Every game, the built-in ones first (the expedition is the default)."""
-    return [*BUILTIN, *sorted(set(GAMES) - set(BUILTIN))]
+    """Every game, the built-in ones first."""
+    return [manifest.name for manifest in manifests()]
+
+
+def default_game() -> str:
+    """The game a table plays when nobody says which: the first registered."""
+    return manifests()[0].name
 
 
 def replay(record: GameRecord) -> GameState:
@@ -66,19 +93,23 @@ def replay(record: GameRecord) -> GameState:
 
 
 __all__ = [
-    "GAMES",
+    "MANIFESTS",
     "BadRecord",
     "Game",
     "GameError",
     "GameRecord",
     "GameState",
     "IllegalMove",
+    "Manifest",
     "Move",
     "NotYourTurn",
     "SeatView",
     "UnknownSeat",
+    "default_game",
     "find_game",
+    "find_manifest",
     "game_names",
+    "manifests",
     "register",
     "replay",
 ]

@@ -8,9 +8,10 @@ a handful of methods, in the spirit of OpenSpiel's games:
 * ``needs_roster()`` / ``start_round(seats)`` — between rounds (caves, or the
   start of a game) the table says which seats take part in the next one.
   Late arrivals and players who come back enter here; away players are left out.
-* ``to_act()`` — the seats that must decide now.  ``simultaneous`` says whether
-  they decide at the same time in secret (the expedition) or one after another
-  (Booty Hunter).
+* ``to_act()`` — the seats that must decide now.  Whether they decide at the same
+  time in secret or one after another is declared by the game's manifest
+  (``dynamics``, see :mod:`gemtable.games.manifest`), which the table reads; the
+  state's ``simultaneous`` says the same, and the conformance suite checks they agree.
 * ``legal_moves(seat)``, ``apply(seat, move)`` — moves are short strings, parsed
   and formatted by the game (like a chess move in UCI), so records, the wire and
   storage never need to know their shape.  An illegal move raises

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import sys
@@ -12,12 +13,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any
 
-from gemtable.games import GameError, find_game
+from gemtable.games import GameError, default_game, find_manifest
 from gemtable.lab.userbot import BotFailure, parse_spec
 from gemtable.simulate import Results, Stopped, Tournament, check_bots, run, run_until
-
-DEFAULT_OPPONENTS = {"expedition": ("cautious", "odds"), "booty": ("greedy", "random")}
-"""Who a user bot or a sweep plays against when ``--bots`` is not given."""
 
 FIRST_ROUND = {False: 1000, True: 20_000}
 CAP = {False: 32_000, True: 400_000}
@@ -49,17 +47,18 @@ def build(args: argparse.Namespace) -> tuple[Tournament, list[str]]:
     """The tournament the arguments describe, and the sweep's bots (if any)."""
     from gemtable.bots import bot_names
 
-    game = find_game(args.game)
+    manifest = find_manifest(args.game or default_game())
+    game = manifest.game
     user = [parse_spec(spec) for spec in args.bot]
     swept = sweep_names(args.sweep) if args.sweep else []
-    if swept and game.name != "expedition":
-        raise GameError("a sweep is a family of expedition threshold bots")
+    if swept and manifest.batch is None:
+        raise GameError(f"{game.name} has no family of threshold bots to sweep")
     if args.bots:
         bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     elif swept and args.batch:
         bots = []  # the sweep plays itself (the default opponents include bots the batch cannot play)
     elif user or swept:
-        bots = list(DEFAULT_OPPONENTS.get(game.name, ()))
+        bots = list(manifest.sparring)  # who a user bot or a sweep plays against when --bots is not given
     else:
         bots = bot_names(game.name)
     names = [*bots, *(name for name in swept if name not in bots)]
@@ -87,14 +86,16 @@ def build(args: argparse.Namespace) -> tuple[Tournament, list[str]]:
 def _runner(tournament: Tournament, args: argparse.Namespace, advance: Callable[[int], None] | None,
             ) -> Callable[[Tournament, int], Results]:
     if args.batch:
-        if tournament.game != "expedition":
-            raise GameError("the batch mode plays the expedition")
+        module = find_manifest(tournament.game).batch
+        if module is None:
+            raise GameError(f"{tournament.game} has no batch mode")
         if tournament.user:
             raise GameError("the batch mode plays threshold bots only, not your own bot (drop --batch)")
         try:
-            from gemtable.lab.batch import play_tournament, rule_of
+            batch = importlib.import_module(module)
         except ImportError:
             raise GameError("the batch mode needs numpy: pip install 'gemtable[lab]'") from None
+        play_tournament, rule_of = batch.play_tournament, batch.rule_of
         for name in tournament.bots:
             rule_of(name)
         return lambda t, start: play_tournament(t, start, advance)
@@ -102,12 +103,13 @@ def _runner(tournament: Tournament, args: argparse.Namespace, advance: Callable[
 
 
 def simulate(args: argparse.Namespace) -> int:
-    game = find_game(args.game)
-    if game.name == "booty" and not (args.bot or args.report):
-        from gemtable.games.booty.report import print_report
-
+    manifest = find_manifest(args.game or default_game())
+    args.game, game = manifest.name, manifest.game
+    if manifest.report and not (args.bot or args.report):  # the game's own report, as its manifest names it
+        module, _, function = manifest.report.partition(":")
         args.games = args.games or 2000
-        return print_report(args)
+        report: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
+        return report(args)
     tournament, swept = build(args)
     quiet = args.json
     started = time.perf_counter()

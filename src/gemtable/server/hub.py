@@ -20,11 +20,13 @@ from collections.abc import Callable
 from typing import Any
 
 from gemtable.bus import Bus
-from gemtable.games import GameError, find_game
+from gemtable.games import GameError, default_game, find_manifest
+from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.limits import AddressLimiter, Limits
 from gemtable.server.node import Local, Node
+from gemtable.server.rooms import Rooms
 from gemtable.store import Store
 from gemtable.table import Settings, Table, TableError, table_view
 from gemtable.table.table import ABSENT_GRACE
@@ -56,6 +58,8 @@ class Hub:
         self.node = Node(store, bus, clock, node_id, lease_ttl)
         self.node.deliver = self._deliver
         self.node.kick = self._kick
+        self.rooms = Rooms()
+        self.node.present = self.rooms.people
         keep = self.limits.buckets_kept
         self.lookups = AddressLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
@@ -66,8 +70,8 @@ class Hub:
         await self.node.start()
 
     async def stop(self) -> None:
-        for local in self.node.tables.values():
-            for conn in [*local.people.values(), *local.onlookers]:
+        for room in self.rooms.all():
+            for conn in room.conns():
                 conn.close(1001)
         await self.node.stop()
 
@@ -94,12 +98,13 @@ class Hub:
         if not isinstance(data, dict):
             raise TableError("bad-request", "send the table's settings as a JSON object")
         try:
-            game = find_game(str(data.get("game", "expedition")))
-            preset = str(data.get("preset") or game.presets()[0])
+            manifest = find_manifest(str(data.get("game") or default_game()))
+            game = manifest.game
             options = data.get("options") or {}
             if not isinstance(options, dict):
                 raise TableError("bad-request", "options must be an object")
-            rules = game.rules_json(preset, options)
+            preset = manifest.preset(str(data["preset"]) if data.get("preset") else None).name
+            rules = manifest.rules_json(preset, options)
             seconds = _number(data.get("seconds", 10), "seconds", 1, 120)
             pause = _number(data.get("pause", 6), "pause", 0.5, 60)
             script = data.get("script")
@@ -122,23 +127,25 @@ class Hub:
     def _deliver(self, local: Local, changed: bool, reply: Conn | None) -> None:
         now = self.clock()
         table = local.table
-        if changed:
-            for pid, conn in local.people.items():
+        room = self.rooms.get(local.code)
+        if changed and room is not None:
+            for pid, conn in room.people.items():
                 conn.send(p.encode(p.State(table=table_view(table, pid, now))))
-            if local.onlookers:
+            if room.onlookers:
                 data = p.encode(p.State(table=table_view(table, None, now)))
-                for conn in local.onlookers:
+                for conn in room.onlookers:
                     conn.send(data)
-        elif reply is not None:
-            mine = reply.person is not None and local.people.get(reply.person) is reply
+        elif reply is not None and not changed:
+            mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             reply.send(p.encode(p.State(table=table_view(table, reply.person if mine else None, now))))
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
-        conn = local.people.get(pid)
-        if conn is None or (self.node.id, conn.id) == tuple(keep):
+        room = self.rooms.get(local.code)
+        conn = room.people.get(pid) if room is not None else None
+        if room is None or conn is None or (self.node.id, conn.id) == tuple(keep):
             return
-        del local.people[pid]
+        del room.people[pid]
         conn.person = None
         conn.send(p.encode(p.Replaced(message="your seat was opened on another phone")))
         conn.close(4000)
@@ -227,22 +234,27 @@ class Hub:
         conn.code, conn.person = None, None
         if local is None:
             return
-        local.onlookers.discard(conn)
-        if pid is not None and local.people.get(pid) is conn:
-            del local.people[pid]
+        room = self.rooms.enter(local.code)
+        room.onlookers.discard(conn)
+        seated = pid is not None and room.people.get(pid) is conn
+        if pid is not None and seated:
+            del room.people[pid]
+        self.rooms.tidy(local.code)
+        if pid is not None and seated:
             with contextlib.suppress(TableError):
-                await self.node.execute(local, {"op": "disconnect", "person": pid})
+                await self.node.execute(local, ops.Disconnect(person=pid))
 
     async def _bind(self, conn: Conn, local: Local, pid: int | None) -> None:
         if conn.code is not None:
             await self._unbind(conn)
         conn.code = local.code
         conn.person = pid
+        room = self.rooms.enter(local.code)
         if pid is None:
-            local.onlookers.add(conn)
+            room.onlookers.add(conn)
             return
         self._kick(local, pid, (self.node.id, conn.id))
-        local.people[pid] = conn
+        room.people[pid] = conn
         await self.node.publish_kick(local, pid, conn)
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
@@ -257,7 +269,7 @@ class Hub:
         if pid is None:
             self._deliver(local, False, conn)
         else:
-            await self.node.execute(local, {"op": "connect", "person": pid}, reply=conn)
+            await self.node.execute(local, ops.Connect(person=pid), reply=conn)
 
     async def _join(self, conn: Conn, message: p.Join) -> None:
         local = await self._find(conn, message.code)
@@ -266,7 +278,7 @@ class Hub:
         if not self.joins.allow(conn.address):
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
-        pid = await self.node.execute(local, {"op": "join", "name": message.name, "token": hash_token(token)})
+        pid = await self.node.execute(local, ops.Join(name=message.name, token=hash_token(token)))
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
         self._deliver(local, False, conn)
@@ -278,29 +290,48 @@ class Hub:
         pid = conn.person
         if pid is None:
             raise TableError("spectator", "you are looking on: join the table to play")
-        op: dict[str, Any] = {"person": pid}
-        if isinstance(message, p.Choose):
-            op.update(op="choose", move=message.move, decision=message.decision)
-        elif isinstance(message, p.Start):
-            op.update(op="start", seed=secrets.randbits(48))
-        elif isinstance(message, p.AddBot):
-            op.update(op="add_bot", bot=message.bot)
-        elif isinstance(message, p.RemoveBot):
-            op.update(op="remove_bot", chair=message.chair)
-        elif isinstance(message, p.Remove):
-            op.update(op="remove", target=message.person)
-        elif isinstance(message, p.Leave):
-            op.update(op="leave")
-        else:  # pragma: no cover - every message type is handled above
-            raise TableError("bad-message", "unknown command")
-        await self.node.execute(local, op, after=(lambda _: self._to_onlooker(conn, local))
-                                if op["op"] == "leave" else None)
+        command = _command(message, pid)
+        if not isinstance(command, ops.Leave):
+            await self.node.execute(local, command)
+            return
+        self._to_onlooker(conn, local)  # it looks on from now: the state after its leave is an onlooker's
+        try:
+            await self.node.execute(local, command)
+        except TableError:
+            self._rebind(conn, local, pid)
+            raise
+
+    def _rebind(self, conn: Conn, local: Local, pid: int) -> None:
+        """A leave refused: the phone is its person again."""
+        room = self.rooms.enter(local.code)
+        room.onlookers.discard(conn)
+        room.people[pid] = conn
+        conn.person = pid
 
     def _to_onlooker(self, conn: Conn, local: Local) -> None:
-        if conn.person is not None and local.people.get(conn.person) is conn:
-            del local.people[conn.person]
+        room = self.rooms.enter(local.code)
+        if conn.person is not None and room.people.get(conn.person) is conn:
+            del room.people[conn.person]
         conn.person = None
-        local.onlookers.add(conn)
+        room.onlookers.add(conn)
+
+
+def _command(message: p.ClientMessage, pid: int) -> ops.Command:
+    """The table command a phone's message asks for, typed from the wire to the table."""
+    match message:
+        case p.Choose(move=move, decision=decision):
+            return ops.Choose(person=pid, move=move, decision=decision)
+        case p.Start():
+            return ops.Start(person=pid, seed=secrets.randbits(48))
+        case p.AddBot(bot=bot):
+            return ops.AddBot(person=pid, bot=bot)
+        case p.RemoveBot(chair=chair):
+            return ops.RemoveBot(person=pid, chair=chair)
+        case p.Remove(person=target):
+            return ops.Remove(person=pid, target=target)
+        case p.Leave():
+            return ops.Leave(person=pid)
+    raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:

@@ -26,13 +26,14 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from gemtable.bus import Bus, Handler, MemoryBus
+from gemtable.server import ops
 from gemtable.server.conn import Conn
-from gemtable.server.ops import Op, perform
+from gemtable.server.ops import Command, perform
 from gemtable.store import Conflict, LeaseLost, Store
 from gemtable.table import Table, TableError
 
@@ -52,14 +53,12 @@ class Moved(Exception):
 
 @dataclass
 class Local:
-    """A table as this node holds it: run (owned) or followed, with this node's phones at it."""
+    """A table as this node holds it: run (owned) or followed.  (Its phones are the hub's: ``rooms.py``.)"""
 
     table: Table
     saved: int
     owned: bool
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    people: dict[int, Conn] = field(default_factory=dict)
-    onlookers: set[Conn] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
     records_saved: set[int] = field(default_factory=set)
 
@@ -71,6 +70,8 @@ class Local:
 Deliver = Callable[[Local, bool, Conn | None], None]
 """Tell this node's phones at a table: (table, changed, reply-to)."""
 Kick = Callable[[Local, int, tuple[str, int]], None]
+Present = Callable[[str], Collection[int]]
+"""The people of a table (by its code) whose phones are connected to this node."""
 
 
 class Node:
@@ -84,6 +85,7 @@ class Node:
         self.tables: dict[str, Local] = {}
         self.deliver: Deliver = lambda local, changed, reply: None
         self.kick: Kick = lambda local, pid, keep: None
+        self.present: Present = lambda code: ()
         self._loading: dict[str, asyncio.Lock] = {}
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -157,35 +159,31 @@ class Node:
         if owned:
             log.info("node %s runs table %s (%d events)", self.id, code, len(events))
             await self._announce(local)
-            await self.run(local, {"op": "noop"})
+            await self.run(local, ops.Noop())
         return local
 
     # --- running a command -----------------------------------------------------------------
 
-    async def execute(self, local: Local, op: Op, reply: Conn | None = None,
-                      after: Callable[[Any], None] | None = None) -> Any:
-        """Carry out ``op`` where the table runs: here, or on its owner."""
+    async def execute(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
+        """Carry out ``command`` where the table runs: here, or on its owner."""
         for _ in range(3):
             if local.owned:
                 try:
-                    return await self.run(local, op, reply, after)
+                    return await self.run(local, command, reply)
                 except Moved:
                     continue
             try:
-                result = await self._forward(local, op)
+                result = await self._forward(local, command)
             except TimeoutError:
                 if not local.owned:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
                 continue  # here, or to whoever runs the table now
-            if after is not None:
-                after(result)
             if reply is not None:
                 self.deliver(local, False, reply)
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
-    async def run(self, local: Local, op: Op, reply: Conn | None = None,
-                  after: Callable[[Any], None] | None = None) -> Any:
+    async def run(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
         """On the owner: act, let the clock catch up, persist, publish, then tell the phones."""
         async with local.lock:
             if not local.owned:
@@ -196,13 +194,13 @@ class Node:
             refused: TableError | None = None
             result: Any = None
             try:
-                result = perform(table, op, now)
+                result = perform(table, command, now)
                 table.tick(now)
             except TableError as exc:
                 refused = exc
                 table.tick(now)
             except Exception:  # a bug: never let it leave the table half-changed
-                log.exception("table %s failed on %r; reloading it from the store", local.code, op.get("op"))
+                log.exception("table %s failed on %s; reloading it from the store", local.code, type(command).__name__)
                 table.take_outbox()
                 await self._reload(local)
                 self._schedule(local)
@@ -215,8 +213,6 @@ class Node:
             changed = before != (table.events, frozenset(table.runtime.connected))
             if changed:
                 await self._publish(local, events)
-            if after is not None and refused is None:
-                after(result)
             self.deliver(local, changed, reply)
             self._schedule(local)
             if refused is not None:
@@ -277,7 +273,7 @@ class Node:
 
     async def _tick(self, local: Local) -> None:
         with contextlib.suppress(Moved, TableError):
-            await self.run(local, {"op": "noop"})
+            await self.run(local, ops.Noop())
 
     # --- owners and followers ------------------------------------------------------------------
 
@@ -369,7 +365,7 @@ class Node:
             return  # the sender will time out and look for the owner
         reply: dict[str, Any] = {"req": message["req"]}
         try:
-            reply["result"] = await self.run(local, message["op"])
+            reply["result"] = await self.run(local, ops.from_json(message["op"]))
         except TableError as exc:
             reply["error"] = [exc.code, exc.message]
         except Moved:
@@ -383,11 +379,11 @@ class Node:
         if future is not None and not future.done():
             future.set_result(message)
 
-    async def _forward(self, local: Local, op: Op) -> Any:
+    async def _forward(self, local: Local, command: Command) -> Any:
         req = secrets.token_hex(8)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._replies[req] = future
-        message = {"req": req, "node": self.id, "op": op}
+        message = {"req": req, "node": self.id, "op": ops.to_json(command)}
         try:
             await self.bus.publish(self._cmd_channel(local.code), json.dumps(message).encode())
             reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
@@ -409,13 +405,13 @@ class Node:
             local.owned = True
             await self._reload(local)
             local.table.runtime.since = {pid: self.clock() for pid in local.table.people}
-            for pid in local.people:
+            for pid in self.present(local.code):
                 local.table.runtime.connected.add(pid)
                 local.table.runtime.since.pop(pid, None)
         log.info("node %s took over table %s", self.id, local.code)
         await self._announce(local)
         with contextlib.suppress(Moved, TableError):
-            await self.run(local, {"op": "noop"})
+            await self.run(local, ops.Noop())
 
     async def _announce(self, local: Local) -> None:
         """Ask the other nodes which of this table's people are connected to them."""
@@ -424,9 +420,9 @@ class Node:
             await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
 
     async def _reannounce(self, local: Local) -> None:
-        for pid in list(local.people):
+        for pid in list(self.present(local.code)):
             with contextlib.suppress(TableError):
-                await self.execute(local, {"op": "connect", "person": pid})
+                await self.execute(local, ops.Connect(person=pid))
 
     async def _demote(self, local: Local) -> None:
         """This node lost the table's lease: forget what was not saved, and follow."""

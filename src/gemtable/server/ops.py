@@ -1,46 +1,135 @@
-"""Commands as plain data, so that a node can run one for a phone connected to another node.
+"""Commands for a table, typed from the wire to the table, so that a node can run one for a phone
+connected to another node.
 
-An op is a JSON object: ``{"op": "choose", "person": 2, "move": "camp", "decision": 7}``.
-``perform`` turns it into a call on the table (which checks who, whether they
-may, and whether it is legal) and returns what the phone needs back.
+The hub turns a phone's message (``protocol.py``) into one of these; the node runs it where the table
+runs — here, or on the owner, carried over the bus as JSON with an ``op`` tag (``to_json`` / ``from_json``)
+— and ``perform`` turns it into the one call on the table it names (which checks who, whether they may,
+and whether it is legal), returning what the phone needs back.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
 
 from gemtable.table import Table, TableError
 
-Op = dict[str, Any]
+
+class Command(msgspec.Struct, tag_field="op", forbid_unknown_fields=True):
+    """A command for a table."""
 
 
-def perform(table: Table, op: Op, now: float) -> Any:
-    kind = op.get("op")
-    if kind == "noop":
-        return None
-    if kind == "join":
-        person = table.join(op["name"], op["token"], now)
-        table.connect(person.id, now)
-        return person.id
-    pid = op.get("person")
-    if not isinstance(pid, int):
-        raise TableError("spectator", "you are looking on: join the table to play")
-    if kind == "connect":
-        table.connect(pid, now)
-    elif kind == "disconnect":
-        table.disconnect(pid, now)
-    elif kind == "choose":
-        table.choose(pid, op["move"], now, op.get("decision"))
-    elif kind == "start":
-        table.start(pid, int(op["seed"]), now)
-    elif kind == "leave":
-        table.leave(pid, now)
-    elif kind == "add_bot":
-        table.add_bot(pid, op["bot"], now)
-    elif kind == "remove_bot":
-        table.remove_bot(pid, op["chair"], now)
-    elif kind == "remove":
-        table.remove(pid, op["target"], now)
-    else:
-        raise TableError("bad-message", "unknown command")
+class Noop(Command, tag="noop"):
+    """Nothing but letting the clock catch up."""
+
+
+class Join(Command, tag="join"):
+    name: str
+    token: str
+    """The SHA-256 of the seat token (the token itself never leaves the phone's hub)."""
+
+
+class Connect(Command, tag="connect"):
+    person: int
+
+
+class Disconnect(Command, tag="disconnect"):
+    person: int
+
+
+class Choose(Command, tag="choose"):
+    person: int
+    move: str
+    decision: int | None = None
+
+
+class Start(Command, tag="start"):
+    person: int
+    seed: int
+
+
+class Leave(Command, tag="leave"):
+    person: int
+
+
+class AddBot(Command, tag="add_bot"):
+    person: int
+    bot: str
+
+
+class RemoveBot(Command, tag="remove_bot"):
+    person: int
+    chair: int
+
+
+class Remove(Command, tag="remove"):
+    """The host sends someone away."""
+
+    person: int
+    target: int
+
+
+AnyCommand = Noop | Join | Connect | Disconnect | Choose | Start | Leave | AddBot | RemoveBot | Remove
+
+
+def to_json(command: Command) -> dict[str, object]:
+    """The command as a JSON object, ``op`` naming it (how it travels in a bus message)."""
+    data: dict[str, object] = msgspec.to_builtins(command)
+    return data
+
+
+def from_json(data: object) -> AnyCommand:
+    """A command as another node sent it; ``TableError("bad-message")`` if it is none."""
+    try:
+        command: AnyCommand = msgspec.convert(data, AnyCommand)
+    except msgspec.MsgspecError as exc:
+        raise TableError("bad-message", f"not a command: {exc}") from None
+    return command
+
+
+def perform(table: Table, command: Command, now: float) -> int | None:
+    """Carry ``command`` out on ``table``: the person's id for a join, else None."""
+    match command:
+        case Noop():
+            pass
+        case Join(name=name, token=token):
+            person = table.join(name, token, now)
+            table.connect(person.id, now)
+            return person.id
+        case Connect(person=pid):
+            table.connect(pid, now)
+        case Disconnect(person=pid):
+            table.disconnect(pid, now)
+        case Choose(person=pid, move=move, decision=decision):
+            table.choose(pid, move, now, decision)
+        case Start(person=pid, seed=seed):
+            table.start(pid, seed, now)
+        case Leave(person=pid):
+            table.leave(pid, now)
+        case AddBot(person=pid, bot=bot):
+            table.add_bot(pid, bot, now)
+        case RemoveBot(person=pid, chair=chair):
+            table.remove_bot(pid, chair, now)
+        case Remove(person=pid, target=target):
+            table.remove(pid, target, now)
+        case _:
+            raise TableError("bad-message", "unknown command")
     return None
+
+
+__all__ = [
+    "AddBot",
+    "AnyCommand",
+    "Choose",
+    "Command",
+    "Connect",
+    "Disconnect",
+    "Join",
+    "Leave",
+    "Noop",
+    "Remove",
+    "RemoveBot",
+    "Start",
+    "from_json",
+    "perform",
+    "to_json",
+]

@@ -37,7 +37,7 @@ class Join(_Client, tag="join"):
 
 
 class Choose(_Client, tag="choose"):
-    """A move: "deeper" or "camp" in the expedition; a placement in Booty Hunter."""
+    """A move, as the game formats it (one of the ``moves`` a state offers this phone)."""
 
     move: str = ""
     decision: int | None = None
@@ -118,6 +118,7 @@ class Pong(_Server, tag="pong"):
 ServerMessage = Welcome | State | Error | Replaced | Pong
 
 _decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
 _encoder = msgspec.json.Encoder()
 
 
@@ -148,8 +149,14 @@ def decode(data: str | bytes) -> ClientMessage:
     return message
 
 
-def encode(message: ServerMessage) -> bytes:
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    """A message as the wire carries it: the server's to a phone, or a client's to the server."""
     return _encoder.encode(message)
+
+
+def decode_server(data: str | bytes) -> ServerMessage:
+    """A server message, as a client reads it (``msgspec.DecodeError`` / ``ValidationError`` if it is none)."""
+    return _server_decoder.decode(data)
 
 
 def schema() -> dict[str, Any]:

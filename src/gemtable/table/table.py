@@ -22,12 +22,12 @@ the log: it is what the server tells it, and it only decides *events* from it
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from gemtable.bots import bot_names, bot_person_names, make_bot
-from gemtable.games import GameError, GameState, find_game
+from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
@@ -116,7 +116,8 @@ class Table:
     def __init__(self, code: str, settings: Settings, created_at: float) -> None:
         self.code = code
         self.settings = settings
-        self.kind = find_game(settings.game)
+        self.manifest = find_manifest(settings.game)
+        self.kind = self.manifest.game
         self.created_at = created_at
         self.people: dict[int, Person] = {}
         self.host: int | None = None
@@ -313,7 +314,7 @@ class Table:
         """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
         try:
             trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
-            per_chair = self.kind.seats_per_game == self.kind.max_seats
+            per_chair = self.manifest.seats_belong_to_chairs
             chairs = sorted(p.chair for p in ready if p.chair is not None)
             trial.start_round(chairs if per_chair else list(range(len(ready))))
         except GameError as exc:
@@ -338,7 +339,7 @@ class Table:
             raise TableError("not-your-turn", "it is not your turn to choose")
         if not isinstance(move, str) or move not in game.legal_moves(seat):
             raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
-        if game.simultaneous:
+        if self.manifest.simultaneous:
             if self.pending.get(seat) != move:
                 self.emit("chose", now, seat=seat, move=move)
             self._settle(now)
@@ -366,10 +367,10 @@ class Table:
             for seat in game.to_act():
                 person = self.person_at_seat(seat)
                 if person is not None and person.is_bot and seat not in self.pending:
-                    times.append(self.opened_at + (0.0 if game.simultaneous else BOT_DELAY))
-            if game.simultaneous and self._bots_only():
+                    times.append(self.opened_at + (0.0 if self.manifest.simultaneous else BOT_DELAY))
+            if self.manifest.simultaneous and self._bots_only():
                 times.append(self.opened_at + BOT_DELAY)
-            if game.simultaneous:
+            if self.manifest.simultaneous:
                 # A disconnected player stops holding the reveal up when the grace ends; once the
                 # clock has been past that, there is nothing more to do for them.
                 rt = self.runtime
@@ -381,12 +382,12 @@ class Table:
                     and p.seat not in self.pending
                     and (rt.ticked is None or rt.since[p.id] + GRACE > rt.ticked)
                 )
-            if not game.simultaneous and self.deadline is None:
+            if not self.manifest.simultaneous and self.deadline is None:
                 for seat in game.to_act():
                     gone = self._turn_gone_since(seat)
                     if gone is not None:
                         times.append(gone + TURN_GRACE)
-            if not game.simultaneous:
+            if not self.manifest.simultaneous:
                 times.extend(t for seat in game.to_act() if (t := self._stand_in_at(seat)) is not None)
         return min(times) if times else None
 
@@ -426,7 +427,7 @@ class Table:
     def bot_plays_for(self, person: Person) -> bool:
         """Whether a bot plays this person's seat now (turn-based, their phone gone, turns missed)."""
         game = self.game
-        if game is None or game.simultaneous or person.seat is None or not self.in_game():
+        if game is None or self.manifest.simultaneous or person.seat is None or not self.in_game():
             return False
         if person.is_bot or person.missed < MISSED_TURNS:
             return False
@@ -478,13 +479,13 @@ class Table:
         self._bots_move(game, now)
         if self.phase != PLAYING:
             return
-        if not game.simultaneous:
+        if not self.manifest.simultaneous:
             for seat in game.to_act():
                 due = self._stand_in_at(seat)
                 if due is not None and now >= due:
                     self._play({seat: self._stand_in_move(game, seat)}, now, missed=True)
                     return
-        if not game.simultaneous and self.deadline is None:
+        if not self.manifest.simultaneous and self.deadline is None:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None and now >= gone + TURN_GRACE:
@@ -492,7 +493,7 @@ class Table:
                     return
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
-            if game.simultaneous:
+            if self.manifest.simultaneous:
                 self._reveal(silent, now, timed_out=True)
             elif silent:
                 self._play(silent, now, missed=True)
@@ -550,12 +551,12 @@ class Table:
             person = self.person_at_seat(seat)
             if person is None or not person.is_bot or seat in self.pending:
                 continue
-            if not game.simultaneous and now < self.opened_at + BOT_DELAY:
+            if not self.manifest.simultaneous and now < self.opened_at + BOT_DELAY:
                 continue
             move = make_bot(self.kind.name, person.bot or "").choose(
                 game.view(seat), game.legal_moves(seat), self._bot_random(seat)
             )
-            if game.simultaneous:
+            if self.manifest.simultaneous:
                 self.emit("chose", now, seat=seat, move=move)
             else:
                 self._play({seat: move}, now)
@@ -569,7 +570,7 @@ class Table:
     def _settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
         game = self.game
-        if self.phase != PLAYING or game is None or not game.simultaneous:
+        if self.phase != PLAYING or game is None or not self.manifest.simultaneous:
             return
         undecided = [seat for seat in game.to_act() if seat not in self.pending]
         if not undecided:
@@ -613,7 +614,8 @@ class Table:
         game = self.game
         seat = person.seat
         deciding = self.phase == PLAYING and game is not None and seat is not None and seat in game.to_act()
-        if deciding and game is not None and seat is not None and game.simultaneous and seat not in self.pending:
+        simultaneous = self.manifest.simultaneous
+        if deciding and game is not None and seat is not None and simultaneous and seat not in self.pending:
             self.emit("chose", now, seat=seat, move=game.default_move(seat))
 
     def _begin_round(self, now: float) -> None:
@@ -658,7 +660,7 @@ class Table:
         assert game is not None
         used = {p.seat for p in self.people.values() if p.seat is not None}
         assign: dict[int, int] = {}
-        per_chair = self.kind.seats_per_game == self.kind.max_seats
+        per_chair = self.manifest.seats_belong_to_chairs
         for person in sorted(roster, key=lambda p: p.chair if p.chair is not None else 99):
             if person.seat is not None:
                 assign[person.id] = person.seat
@@ -709,9 +711,11 @@ class Table:
     # --- applying events ------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        """The only way the table changes."""
-        handler = getattr(self, "_on_" + str(event["type"]))
-        handler(event)
+        """The only way the table changes.  Each event type has its one handler (``_APPLY``, below them)."""
+        handler = self._APPLY.get(str(event.get("type")))
+        if handler is None:
+            raise TableError("bad-event", f"no table event is called {event.get('type')!r}")
+        handler(self, event)
         self.events += 1
 
     def _on_joined(self, e: Event) -> None:
@@ -744,7 +748,7 @@ class Table:
         game = self.game
         if not self.in_game() or game is None or game.needs_roster():
             return
-        if self.kind.seats_per_game != self.kind.max_seats or person.chair is None:
+        if not self.manifest.seats_belong_to_chairs or person.chair is None:
             return
         for other in self.people.values():
             if other.seat == person.chair:
@@ -827,7 +831,7 @@ class Table:
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
         self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
-        if not game.simultaneous:
+        if not self.manifest.simultaneous:
             missed = set(e.get("missed", ()))
             for seat in moves:
                 person = self.person_at_seat(seat)
@@ -835,6 +839,23 @@ class Table:
                     person.missed = person.missed + 1 if seat in missed else 0
         game.apply_joint(moves)
         self._after_move(e["at"])
+
+    _APPLY: ClassVar[dict[str, Callable[[Table, Event], None]]] = {
+        "joined": _on_joined,
+        "bot": _on_bot,
+        "seated": _on_seated,
+        "unseated": _on_unseated,
+        "left": _on_left,
+        "host": _on_host,
+        "away": _on_away,
+        "back": _on_back,
+        "stalled": _on_stalled,
+        "game": _on_game,
+        "round": _on_round,
+        "chose": _on_chose,
+        "moves": _on_moves,
+    }
+    """Every event type and the handler that applies it."""
 
     def _after_move(self, at: float) -> None:
         game = self.game
@@ -854,7 +875,7 @@ class Table:
             self.deadline = at + self.settings.pause
         else:
             self.phase = PLAYING
-            timed = game.simultaneous or self.settings.turn_clock
+            timed = self.manifest.simultaneous or self.settings.turn_clock
             self.deadline = at + self.settings.seconds if timed else None
 
     def game_record(self) -> JSON:

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from gemtable.bots import bot_names, make_bot
+from gemtable.bots.booty_report import print_report, simulate
 from gemtable.games.booty import BootyHunter
-from gemtable.games.booty.report import print_report, simulate
 
 
 def test_both_bots_are_registered() -> None:
@@ -39,6 +39,9 @@ def test_the_report_is_deterministic_for_a_seed_and_has_its_figures() -> None:
     for key in ("unfit_fraction", "diamonds_per_game", "points_per_player", "winner_changed_fraction"):
         assert key in first
     assert set(first["points_per_player"]) == {"1", "2"}
+    for reading in ("touching_void", "tie_none"):  # the other reading of each open point, measured
+        figures = first["readings"][reading]
+        assert 0 <= figures["diamonds_changed_fraction"] <= 1 and 0 <= figures["winner_changed_fraction"] <= 1
     mixed = simulate(2, 7, ["greedy", "random", "random"])
     assert mixed["bots"] == ["greedy", "random", "random"]
 

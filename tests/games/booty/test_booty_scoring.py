@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from booty_boards import board
 
-from gemtable.games.booty.scoring import EVERY_AREA, LARGEST_AREA, areas, count, totals
+from gemtable.games.booty.scoring import EVERY_AREA, LARGEST_AREA, Counting, areas, count, totals
 
 # Two diamonds in a row; the middle tile's north (colour 0) and south (colour 2)
 # slices each touch both diamonds.
@@ -98,3 +98,45 @@ def test_a_gem_half_that_no_tile_faces_is_not_a_diamond() -> None:
     assert lone.diamonds() == ()
     assert count(lone).diamonds == ()
     assert totals(lone) == [0, 0, 0]
+
+
+# Two diamonds touching each other: the first (between the first two tiles) touches the gem half the third
+# tile's diamond holds, and the second touches the first's.
+TOUCHING = board(
+    (0, 0, "1:1 G 1:1 1:1"),
+    (1, 0, "G 0:2 2:3 G"),
+    (1, -1, "1:1 0:1 G 0:1"),
+)
+
+
+def test_by_default_a_diamond_touching_a_diamond_still_scores_its_land() -> None:
+    assert len(TOUCHING.diamonds()) == 2
+    assert count(TOUCHING, Counting(EVERY_AREA)).totals == count(TOUCHING).totals == [4, 3, 3]
+
+
+def test_read_as_void_a_diamond_touching_a_diamond_scores_nothing_at_all() -> None:
+    void = count(TOUCHING, Counting(EVERY_AREA, touching="void"))
+    assert void.totals == [0, 0, 0]
+    assert not any(any(each.scoring) for each in void.diamonds)
+    # A diamond touching only land is untouched by the reading.
+    assert count(ROW, Counting(EVERY_AREA, touching="void")).totals == totals(ROW, EVERY_AREA)
+
+
+def test_a_tie_for_the_largest_area_shares_by_default_and_scores_nothing_read_as_none() -> None:
+    assert totals(ROW, Counting(LARGEST_AREA, tie="share")) == [2, 6, 3]
+    none = count(ROW, Counting(LARGEST_AREA, tie="none"))
+    assert none.diamonds[0].points == (0, 3, 0)  # one largest area: the reading does not apply
+    assert none.diamonds[1].points == (0, 0, 0)  # three single slices tie: nobody scores
+    assert none.totals == [0, 3, 0]
+    assert totals(ROW, Counting(EVERY_AREA, tie="none")) == totals(ROW, EVERY_AREA)  # mode 1 has no tie
+
+
+def test_the_readings_are_table_options_with_todays_reading_the_default() -> None:
+    from gemtable.games import find_manifest
+
+    manifest = find_manifest("booty")
+    assert manifest.option("touching").default == "scores" and manifest.option("tie").default == "share"
+    rules = manifest.rules_json("largest-area", {"touching": "void", "tie": "none"})
+    assert (rules["scoring"], rules["touching"], rules["tie"]) == (2, "void", "none")
+    state = manifest.game.new(rules, 3, 1)
+    assert state.rules.counting == Counting(LARGEST_AREA, "void", "none")

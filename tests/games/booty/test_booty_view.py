@@ -14,6 +14,8 @@ KEYS = {
     "game",
     "seat",
     "scoring_mode",
+    "touching",
+    "tie",
     "colours",
     "turn",
     "round",

@@ -8,8 +8,10 @@ Modules, each one idea:
 * :mod:`~gemtable.games.booty.rules` — presets and host options;
 * :mod:`~gemtable.games.booty.state` — turns, drawing, setting aside, the end;
 * :mod:`~gemtable.games.booty.view` — what a seat may see;
-* :mod:`~gemtable.games.booty.game` — the :class:`BootyHunter` entry in the registry;
-* :mod:`~gemtable.games.booty.report` — simulation figures with bots (not part of the rules).
+* :mod:`~gemtable.games.booty.game` — the :class:`BootyHunter` game class;
+* :mod:`~gemtable.games.booty.manifest` — the game as one unit: options, bots, pages, report.
+
+The simulation report lives next to the bots (:mod:`gemtable.bots.booty_report`): the rules never import a bot.
 
 The rules as implemented are in ``docs/booty-hunter.md``.
 """

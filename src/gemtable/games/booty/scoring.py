@@ -13,6 +13,15 @@ touching gem half adds nothing (a diamond touching a diamond is worth no points)
 * Mode 2 (:data:`LARGEST_AREA`): only the touching area(s) of the greatest size
   score their value; equal sizes all score.
 
+The seed leaves two points open; each is a table option (:class:`Counting`), today's
+reading the default:
+
+* ``touching`` — a diamond touching another diamond (one of its touching slices is a
+  gem half of a formed diamond): ``"scores"`` (the default: its land areas score as usual; the gem half
+  adds nothing) or ``"void"`` (that diamond scores nothing at all);
+* ``tie`` — in mode 2, two or more touching areas of the same greatest size:
+  ``"share"`` (the default: they all score) or ``"none"`` (none of them scores).
+
 Diamonds are counted in the order they formed, so that a page can flip their
 markers from white to black one at a time as the players would at the table.
 """
@@ -28,6 +37,27 @@ EVERY_AREA = 1
 LARGEST_AREA = 2
 MODES: tuple[int, ...] = (EVERY_AREA, LARGEST_AREA)
 PLAYERS = 3
+TOUCHING: tuple[str, ...] = ("scores", "void")
+TIES: tuple[str, ...] = ("share", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class Counting:
+    """How a table counts: the mode, and its readings of the two open points."""
+
+    mode: int = EVERY_AREA
+    touching: str = "scores"
+    """A diamond touching another diamond: ``scores`` as usual, or is ``void``."""
+    tie: str = "share"
+    """Mode 2, a tie for the greatest size: the tied areas all score (``share``) or ``none`` does."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown scoring mode {self.mode!r}")
+        if self.touching not in TOUCHING:
+            raise ValueError(f"touching must be one of {', '.join(TOUCHING)}")
+        if self.tie not in TIES:
+            raise ValueError(f"tie must be one of {', '.join(TIES)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +159,24 @@ def _points(board: Board, ref: SliceRef) -> int:
     return 0 if piece is None else piece.points
 
 
-def count(board: Board, mode: int = EVERY_AREA) -> Count:
-    """Score every diamond of ``board`` under ``mode``."""
-    if mode not in MODES:
-        raise ValueError(f"unknown scoring mode {mode!r}")
+def count(board: Board, mode: int | Counting = EVERY_AREA) -> Count:
+    """Score every diamond of ``board`` under ``mode`` (a mode number, or a whole :class:`Counting`)."""
+    how = mode if isinstance(mode, Counting) else Counting(mode)
     by_slice = areas(board)
-    return Count(mode, tuple(_count_diamond(board, diamond, by_slice, mode) for diamond in board.diamonds()))
+    diamonds = board.diamonds()
+    gems = {ref for diamond in diamonds for ref in _halves(diamond)} if how.touching == "void" else set()
+    return Count(how.mode, tuple(_count_diamond(diamond, by_slice, how, gems) for diamond in diamonds))
 
 
-def _count_diamond(board: Board, diamond: Diamond, by_slice: dict[SliceRef, Area], mode: int) -> DiamondCount:
+def _halves(diamond: Diamond) -> tuple[SliceRef, SliceRef]:
+    """The two gem halves a diamond is made of."""
+    (x, y), (ox, oy) = diamond.cell, diamond.other_cell
+    return (x, y, diamond.side), (ox, oy, opposite(diamond.side))
+
+
+def _count_diamond(
+    diamond: Diamond, by_slice: dict[SliceRef, Area], how: Counting, other_gems: set[SliceRef]
+) -> DiamondCount:
     touching: list[Area] = []
     gem_halves = 0
     for ref in diamond.touching():
@@ -147,11 +186,17 @@ def _count_diamond(board: Board, diamond: Diamond, by_slice: dict[SliceRef, Area
         elif not any(area is seen for seen in touching):
             touching.append(area)
     largest = max((area.size for area in touching), default=0)
-    scoring = tuple(mode == EVERY_AREA or area.size == largest for area in touching)
+    tied = sum(1 for area in touching if area.size == largest) > 1
+    if any(ref in other_gems for ref in diamond.touching()):  # touches another diamond, read as void
+        scoring: tuple[bool, ...] = tuple(False for _ in touching)
+    elif how.mode == EVERY_AREA:
+        scoring = tuple(True for _ in touching)
+    else:
+        scoring = tuple(area.size == largest and not (tied and how.tie == "none") for area in touching)
     return DiamondCount(diamond, tuple(touching), scoring, gem_halves)
 
 
-def totals(board: Board, mode: int = EVERY_AREA) -> list[int]:
+def totals(board: Board, mode: int | Counting = EVERY_AREA) -> list[int]:
     """What each seat would score if the game ended with ``board``."""
     return count(board, mode).totals
 
@@ -165,8 +210,11 @@ __all__ = [
     "EVERY_AREA",
     "LARGEST_AREA",
     "MODES",
+    "TIES",
+    "TOUCHING",
     "Area",
     "Count",
+    "Counting",
     "DiamondCount",
     "areas",
     "count",

@@ -191,7 +191,7 @@ class BootyState:
     def count(self) -> Count:
         """The board scored under the table's mode, as it stands now."""
         if self._counted is None or self._counted[0] is not self.board:
-            self._counted = (self.board, count(self.board, self.rules.scoring))
+            self._counted = (self.board, count(self.board, self.rules.counting))
         return self._counted[1]
 
     def scores(self) -> list[int]:

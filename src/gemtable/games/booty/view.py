@@ -89,7 +89,7 @@ class BootyView:
 
     def standing(self) -> list[int]:
         """What each seat would score if the game ended now (public: the board is on the table)."""
-        return totals(self.board, self.mode)
+        return totals(self.board, self._state.rules.counting)
 
     def scores_after(self, move: str) -> list[int]:
         """What each seat would score if the drawn tile went at ``move`` and the game ended then."""
@@ -97,7 +97,7 @@ class BootyView:
             raise IllegalMove("no tile is drawn")
         placement = Placement.parse(move)
         self.board.check(self.drawn, placement)
-        return totals(self.board.with_tile(self.drawn, placement), self.mode)
+        return totals(self.board.with_tile(self.drawn, placement), self._state.rules.counting)
 
     # --- for the wire -----------------------------------------------------------------
 
@@ -106,6 +106,8 @@ class BootyView:
             "game": "booty",
             "seat": self.seat,
             "scoring_mode": self.mode,
+            "touching": self._state.rules.touching,
+            "tie": self._state.rules.tie,
             "colours": list(range(PLAYERS)),
             "turn": self.turn,
             "round": self.round,

@@ -2,6 +2,7 @@
 // browser's languages, switchable, remembered in localStorage.
 
 import { h, $$ } from './dom.js';
+import { games } from './catalogue.js';
 
 export const LANGS = { en: 'English', hu: 'Magyar', ja: '日本語' };
 const KEY = 'gemtable.lang';
@@ -25,9 +26,17 @@ export function currentLang() {
   return lang;
 }
 
+/** The games' own texts in one language: every file their manifests name, merged. */
+async function gameTexts(code) {
+  const stems = (await games()).flatMap((game) => game.translations || []).filter((stem) => /^[a-z0-9-]+$/.test(stem));
+  return Promise.all(stems.map((stem) => fetch(`/static/i18n/${stem}.${code}.json`)
+    .then((res) => (res.ok ? res.json() : {})).catch(() => ({}))));
+}
+
 export async function loadLang(code) {
-  const res = await fetch(`/static/i18n/${code}.json`);
-  dict = await res.json();
+  const [shared, ...own] = await Promise.all([fetch(`/static/i18n/${code}.json`).then((res) => res.json()),
+    ...await gameTexts(code)]);
+  dict = Object.assign({}, shared, ...own);
   lang = code;
   plural = new Intl.PluralRules(code);
   document.documentElement.lang = code;

@@ -1,12 +1,13 @@
 // A finished game's results, on its own page: /t/CODE/results/N, from the record API.
 //
-// A record holds the scores, winners and names. The rest (the expedition's chest cave by
-// cave, Booty Hunter's final board) comes from the record when it carries the final view
+// A record holds the scores, winners and names. The rest (what the game's own module draws of
+// its end: chests cave by cave, a final board) comes from the record when it carries the final view
 // (`final`), or else from the live table if it still shows this game's results (asked
 // once, as a spectator).
 
 import { h, $, put } from './dom.js';
 import { t, initLang, langSwitch, onLang } from './i18n.js';
+import { gameModule } from './catalogue.js';
 
 const parts = location.pathname.split('/');
 const code = (parts[2] || '').toUpperCase().replace(/[^A-Z]/g, '');
@@ -57,8 +58,7 @@ async function main() {
     return;
   }
   record = await res.json();
-  const name = /^[a-z]+$/.test(record.game) ? record.game : 'nogame';
-  try { game = await import(`./${name}.js`); } catch { game = await import('./nogame.js'); }
+  game = await gameModule(record.game);
   state = record.final || null;
   players = state?.players || null;
   render();

@@ -1,143 +1,27 @@
-// The rules page: /rules/expedition (?preset=table|classic) and /rules/booty (?preset=every-area|largest-area).
+// The rules page: /rules/GAME?preset=… is drawn by the module the game's manifest names (rules_page);
+// /rules lists every game that has one.
 
-import { h, s, $, put } from './dom.js';
-import { t, num, currentLang, initLang, langSwitch, onLang } from './i18n.js';
-import { icon } from './icons.js';
-import { drawCard, HAZARDS } from './expedition.js';
+import { h, $, put } from './dom.js';
+import { t, has, initLang, langSwitch, onLang } from './i18n.js';
+import { games, findGame } from './catalogue.js';
 
-const PRESETS = {
-  table: { min: 2, max: 8, caves: 5, relics: true, split: 'pooled', display: 'gems' },
-  classic: { min: 3, max: 8, caves: 5, relics: false, split: 'per_card', display: 'rubies' },
-};
-const TREASURES = '1, 2, 3, 4, 5, 5, 7, 7, 9, 11, 11, 13, 14, 15, 17';
-
-const section = (title, ...body) => h('section', { class: 'panel' }, h('h2', { text: title }), body);
-const p = (text) => h('p', { text });
-
-function expedition(presetName) {
-  const preset = PRESETS[presetName] || PRESETS.table;
-  const rules = { gem_display: preset.display };
-  const classic = preset.display === 'rubies';
-  return [
-    h('h1', { text: t('rules.exp.title') }),
-    h('p', { class: 'big', text: t(`preset.expedition.${presetName in PRESETS ? presetName : 'table'}`) }),
-    p(t('rules.exp.intro', { min: preset.min, max: preset.max, caves: preset.caves })),
-    section(t('rules.exp.cave_h'), p(t('rules.exp.cave')),
-      h('div', { class: 'card-row' },
-        h('span', { class: 'btn primary' }, icon('deeper'), t('exp.deeper')),
-        h('span', { class: 'btn' }, icon('camp'), t('exp.camp')))),
-    section(t('rules.exp.treasure_h'),
-      h('div', { class: 'card-row' }, drawCard('5', { rules }), drawCard('7', { rules, lying: 1 }), drawCard('14', { rules })),
-      p(t('rules.exp.treasure')),
-      classic ? h('p', { class: 'big' }, icon('ruby'), ' ×5 = ', icon('diamond'), ' ', t('rules.exp.rubies')) : null),
-    section(t('rules.exp.hazard_h'),
-      h('div', { class: 'card-row' }, HAZARDS.map((k) => drawCard(k))),
-      p(t('rules.exp.hazard')),
-      h('div', { class: 'card-row' }, drawCard('spiders', { cls: 'warned' }), drawCard('9', { rules }),
-        drawCard('spiders', { cls: 'collapser' }), h('strong', { class: 'warn', text: `→ ${t('exp.collapse')}` }))),
-    preset.relics
-      ? section(t('rules.exp.relic_h'), h('div', { class: 'card-row' }, drawCard('relic')), p(t('rules.exp.relic')))
-      : section(t('rules.exp.relic_h'), p(t('rules.exp.no_relic'))),
-    section(t('rules.exp.camp_h'), p(t('rules.exp.camp')),
-      p(preset.split === 'per_card' ? t('rules.exp.split_card') : t('rules.exp.split_pooled'))),
-    section(t('rules.exp.clock_h'), p(t('rules.exp.clock')), h('p', { class: 'big silence-rule', text: t('exp.silence') }),
-      p(t('rules.exp.late')), p(t('rules.exp.absent'))),
-    section(t('rules.exp.end_h'), p(t('rules.exp.end', { caves: preset.caves })),
-      p(t('rules.exp.deck', { treasures: TREASURES }))),
-    h('p', null, h('a', { href: presetName === 'classic' ? '/rules/expedition' : '/rules/expedition?preset=classic',
-      text: presetName === 'classic' ? t('preset.expedition.table') : t('preset.expedition.classic') })),
-  ];
-}
-
-// --- Booty Hunter: texts from i18n/booty-rules.LANG.json, tiles from booty-tiles.json --------
-
-const cache = {};
-const load = (url) => (cache[url] ??= fetch(url).then((r) => r.json()));
-
-/** The example board of the rules: [tile, x, y, quarter turns], placed in this order. */
-const EXAMPLE = [[1, 0, 0, 0], [5, 0, -1, 2], [9, 0, -2, 3], [13, -1, -2, 0], [17, -1, -3, 2], [21, 0, -3, 0],
-  [25, -1, -4, 0], [29, -2, -4, 2], [33, -1, -5, 2]];
-const EXAMPLE_FOCUS = { cell: [-1, -2], side: 'E', slices: [[-1, -2, 'S'], [-1, -3, 'E'], [0, -3, 'S'], [0, -3, 'W'], [0, -2, 'N'],
-  [0, -2, 'S'], [0, -1, 'N']] };
-/** docs/booty-hunter.md, "Simulation figures": bots, mode, games, unfit, drawn, diamonds, most, mode 1, mode 2, changes %. */
-const SIM = [['random', 1, 2000, 96, 72096, 15.15, 21, 46.33, 29.66, 26.1], ['greedy', 1, 200, 79, 7279, 21.52, 25, 80.73, 51.27, 25.0],
-  ['greedy', 2, 200, 34, 7234, 20.51, 23, 74.09, 51.23, 27.0]];
-
-/** Diamonds of a board: every pair of facing gem halves (east and south of each cell). */
-function diamondsOf(cells) {
-  const at = new Map(cells.map((c) => [`${c.x},${c.y}`, c]));
-  const out = [];
-  for (const c of cells) {
-    for (const [side, dx, dy, mine, theirs] of [['E', 1, 0, 1, 3], ['S', 0, 1, 2, 0]]) {
-      const o = at.get(`${c.x + dx},${c.y + dy}`);
-      if (o && c.slices[mine].kind === 'gem' && o.slices[theirs].kind === 'gem') {
-        out.push({ id: out.length, x: c.x, y: c.y, side, cells: [[c.x, c.y], [o.x, o.y]], marker: 'white' });
-      }
-    }
-  }
-  return out;
-}
-
-function figure(draw, placed, caption, focus = null) {
-  const byId = new Map(placed.tiles.map((tile) => [tile.id, tile]));
-  const board = placed.cells.map(([id, x, y, r], order) => ({ x, y, order, slices: draw.turn(byId.get(id).slices, r) }));
-  const diamonds = diamondsOf(board);
-  const f = draw.box(board.map((c) => [c.x, c.y]), 24);
-  const svg = s('svg', { viewBox: `${f.x} ${f.y} ${f.w} ${f.h}`, class: ['bh-fig', board.length < 3 && 'bh-fig-small'],
-    role: 'img', 'aria-label': caption });
-  const d = focus && diamonds.find((x) => x.x === focus.cell[0] && x.y === focus.cell[1] && x.side === focus.side);
-  draw.drawBoard(svg, { board, diamonds, focus: d ? { diamond: d, slices: focus.slices } : null });
-  return h('figure', null, svg, h('figcaption', { class: 'note', text: caption }));
-}
-
-async function booty(preset) {
-  const draw = await import('./booty-draw.js');
-  const lang = currentLang();
-  const [rt, data] = await Promise.all([load(`/static/i18n/booty-rules.${lang}.json`), load('/static/booty-tiles.json'), draw.cssReady]);
-  if (lang !== currentLang()) return null;
-  const r = (key, vars = {}) => (rt[key] ?? key).replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
-  const tiles = data.tiles;
-  const mode = (n, key) => h('li', { class: preset === key ? 'bh-mode' : '' }, r(`mode${n}`),
-    preset === key ? h('strong', { text: ` (${r('this_table')})` }) : null);
-  const designs = [...new Set(tiles.map((tile) => tile.design))].sort((a, b) => (a || 99) - (b || 99));
-  const pct = (x) => `${num(x)} %`;
-  return [
-    h('h1', { text: r('title') }),
-    p(r('intro')),
-    section(r('colours_h'), p(r('colours')),
-      h('ul', { class: 'bh-colours' }, [0, 1, 2].map((c) => h('li', null, draw.swatch(c, 'big'),
-        h('span', { text: `${t(`bh.colour${c}`)} — ${r(`pattern${c}`)}` }))))),
-    section(r('tile_h'), p(r('tile')), h('figure', null, draw.tileSvg(tiles[0].slices, 'bh-fig bh-fig-small'),
-      h('figcaption', { class: 'note', text: r('tile_fig') }))),
-    section(r('turn_h'), h('ol', null, [1, 2, 3, 4, 5].map((i) => h('li', { text: r(`turn${i}`) })))),
-    section(r('diamond_h'), p(r('diamond')), figure(draw, { tiles, cells: EXAMPLE.slice(0, 2) }, r('diamond_fig'))),
-    section(r('end_h'), p(r('end'))),
-    section(r('score_h'), p(r('score1')), p(r('score2')), p(r('score3')),
-      h('ul', null, mode(1, 'every-area'), mode(2, 'largest-area')), p(r('score4'))),
-    section(r('example_h'), figure(draw, { tiles, cells: EXAMPLE }, r('example_fig'), EXAMPLE_FOCUS), p(r('example'))),
-    section(r('clock_h'), p(r('clock1')), p(r('clock2')), p(r('clock3'))),
-    section(r('tiles_h'), p(r('tiles')),
-      designs.map((d) => [h('h3', { text: d ? r('design', { n: d }) : r('all_gems') }),
-        h('ul', { class: 'bh-grid' }, tiles.filter((tile) => tile.design === d).map((tile) => h('li', null,
-          h('figure', null, draw.tileSvg(tile.slices), h('figcaption', { text: r('tile_no', { id: tile.id }) })))))])),
-    section(r('sim_h'), p(r('sim')),
-      h('div', { class: 'bh-sim' }, SIM.map(([bots, m, games, unfit, drawn, dia, most, m1, m2, changes]) => [
-        h('h3', { text: r('sim_bots', { bots: t(`bot.${bots}`), mode: t(`preset.booty.${m === 1 ? 'every-area' : 'largest-area'}`) }) }),
-        h('dl', null, [
-          ['sim_games', num(games)],
-          ['sim_unfit', `${r('sim_of', { a: num(unfit), b: num(drawn) })} (${pct(Math.round(unfit / drawn * 10000) / 100)})`],
-          ['sim_diamonds', `${num(dia)} (${num(most)})`],
-          ['sim_mode1', num(m1)], ['sim_mode2', num(m2)], ['sim_changes', pct(changes.toFixed(1))],
-        ].map(([key, value]) => [h('dt', { text: r(key) }), h('dd', { text: value })]))]))),
-    h('p', { class: 'note', text: r('source') }),
-  ];
-}
+const MODULE = /^[a-z][a-z0-9-]*$/;
 
 async function render() {
-  const game = location.pathname.split('/')[2] || '';
-  const preset = new URLSearchParams(location.search).get('preset');
-  const body = game === 'expedition' ? expedition(preset || 'table') : game === 'booty' ? await booty(preset)
-    : [h('h1', { text: t('rules.unknown') }), h('p', null, h('a', { href: '/rules/expedition', text: t('game.expedition') }))];
+  const name = decodeURIComponent(location.pathname.split('/')[2] || '');
+  const query = new URLSearchParams(location.search);
+  const game = await findGame(name);
+  let body;
+  if (game && game.rules_page && MODULE.test(game.rules_page)) {
+    const module = await import(`./${game.rules_page}.js`);
+    const preset = game.presets.some((p) => p.name === query.get('preset')) ? query.get('preset') : null;
+    body = await module.render(preset, query, game);
+  } else {
+    const listed = (await games()).filter((g) => g.rules_page);
+    body = [h('h1', { text: t(name ? 'rules.unknown' : 'rules.all') }),
+      h('ul', null, listed.map((g) => h('li', null, h('a', { href: `/rules/${g.name}`,
+        text: has(`game.${g.name}`) ? t(`game.${g.name}`) : g.title }))))];
+  }
   if (body) put($('#rules'), body);
 }
 

@@ -3,54 +3,101 @@
 import { h, $, put, show } from './dom.js';
 import { t, has, initLang, langSwitch, onLang } from './i18n.js';
 import { serverInfo } from './qr.js';
+import { games as catalogue } from './catalogue.js';
 
-const PRESET_RELICS = { table: true, classic: false };
-/** Seconds per decision (the expedition) or per turn (Booty Hunter): the choices and the default. */
-const SECONDS = { expedition: [[5, 8, 10, 15, 20, 30, 60], 10], booty: [[30, 45, 60, 90, 120], 60] };
+// Everything about a game comes from its manifest (/api/games): its presets, the options a host may change
+// (each with its type, range, default and label), the seconds a decision or a turn may take, and whether
+// its turns run one after another (then the turn clock may be switched off).
 let games = [];
-let secondsFor = 'expedition';
+let secondsFor = null;
+let optionsFor = null;
+
+const chosen = () => games.find((g) => g.name === $('#game').value) || null;
+const label = (key, fallback) => (has(key) ? t(key) : fallback);
 
 function fillSeconds(game) {
-  const [choices, usual] = SECONDS[game] || SECONDS.expedition;
-  const label = $('#seconds-label');
-  label.dataset.i18n = game === 'booty' ? 'start.seconds_turn' : 'start.seconds';
-  label.textContent = t(label.dataset.i18n);
-  if (secondsFor === game && $('#seconds').options.length) return;
-  secondsFor = game;
-  put($('#seconds'), choices.map((n) => h('option', { value: n, text: n })));
-  $('#seconds').value = String(usual);
+  const el = $('#seconds-label');
+  el.dataset.i18n = game.dynamics === 'turns' ? 'start.seconds_turn' : 'start.seconds';
+  el.textContent = t(el.dataset.i18n);
+  if (secondsFor === game.name && $('#seconds').options.length) return;
+  secondsFor = game.name;
+  put($('#seconds'), game.seconds.choices.map((n) => h('option', { value: n, text: n })));
+  $('#seconds').value = String(game.seconds.default);
 }
 
 function syncClock() {
+  const game = chosen();
   const on = $('#opt-clock').checked;
   $('#clock-hint').textContent = t(on ? 'opt.turn_clock_hint' : 'opt.no_clock_hint');
-  $('#seconds').disabled = $('#game').value === 'booty' && !on;
+  $('#seconds').disabled = Boolean(game && game.dynamics === 'turns' && !on);
+}
+
+/** One input per option the start page offers, named opt-KEY. */
+function optionInput(option) {
+  const id = `opt-${option.key}`;
+  if (option.type === 'bool') {
+    return h('label', { class: 'check' }, h('input', { id, type: 'checkbox', checked: option.default }), ' ',
+      h('span', { text: label(option.label, option.key) }));
+  }
+  const values = option.type === 'int'
+    ? Array.from({ length: option.max - option.min + 1 }, (_, i) => option.min + i) : option.choices;
+  const select = h('select', { id }, values.map((v) => h('option', { value: String(v),
+    text: option.type === 'int' ? String(v) : label(`${option.label}.${v}`, String(v)) })));
+  select.value = String(option.default);
+  return [h('label', { for: id, text: label(option.label, option.key) }), select,
+    option.hint ? h('p', { class: 'hint', text: label(option.hint, '') }) : null];
+}
+
+function optionValue(option) {
+  const el = $(`#opt-${option.key}`);
+  if (option.type === 'bool') return el.checked;
+  if (option.type === 'int') return Number(el.value);
+  return option.choices.find((v) => String(v) === el.value) ?? option.default;
+}
+
+function fillOptions(game) {
+  const keep = Object.fromEntries(game.options.filter((o) => o.offered && $(`#opt-${o.key}`))
+    .map((o) => [o.key, optionValue(o)]));
+  put($('#options'), game.options.filter((o) => o.offered).map(optionInput));
+  for (const [key, value] of Object.entries(keep)) setOption(game, key, value);
+  show($('#clock-options'), game.dynamics === 'turns');
+}
+
+function setOption(game, key, value) {
+  const option = game.options.find((o) => o.key === key && o.offered);
+  const el = option && $(`#opt-${key}`);
+  if (!el) return;
+  if (option.type === 'bool') el.checked = Boolean(value);
+  else el.value = String(value);
 }
 
 function fillPresets() {
-  const game = games.find((g) => g.name === $('#game').value);
+  const game = chosen();
   if (!game) return;
   const keep = $('#preset').value;
-  put($('#preset'), game.presets.map((p) => h('option', { value: p,
-    text: has(`preset.${game.name}.${p}`) ? t(`preset.${game.name}.${p}`) : p })));
-  if (game.presets.includes(keep)) $('#preset').value = keep;
-  show($('#exp-options'), game.name === 'expedition');
-  show($('#booty-options'), game.name === 'booty');
-  fillSeconds(game.name);
+  const names = game.presets.map((p) => p.name);
+  put($('#preset'), game.presets.map((p) => h('option', { value: p.name, text: label(p.label, p.name) })));
+  if (names.includes(keep)) $('#preset').value = keep;
+  const fresh = optionsFor !== game.name;
+  optionsFor = game.name;
+  fillOptions(game);
+  fillSeconds(game);
   syncClock();
-  syncPreset();
+  syncPreset(fresh);
 }
 
-function syncPreset() {
-  const game = $('#game').value;
-  const preset = $('#preset').value;
-  if (game === 'expedition' && preset in PRESET_RELICS) $('#opt-relics').checked = PRESET_RELICS[preset];
-  $('#rules-link').href = `/rules/${game}?preset=${encodeURIComponent(preset)}`;
+/** A preset chosen sets the options it names, and the others back to their defaults. */
+function syncPreset(reset = true) {
+  const game = chosen();
+  if (!game) return;
+  const preset = game.presets.find((p) => p.name === $('#preset').value) || game.presets[0];
+  if (reset) for (const option of game.options) setOption(game, option.key, preset.options[option.key] ?? option.default);
+  $('#rules-link').href = `/rules/${game.name}?preset=${encodeURIComponent(preset.name)}`;
 }
 
 function fillGames() {
   const keep = $('#game').value;
-  put($('#game'), games.map((g) => h('option', { value: g.name, text: has('game.' + g.name) ? t('game.' + g.name) : g.title })));
+  put($('#game'), games.map((g) => h('option', { value: g.name, text: label(`game.${g.name}`, g.title) })));
   if (keep) $('#game').value = keep;
   fillPresets();
 }
@@ -63,12 +110,11 @@ function fail(sel, text) {
 
 async function create(event) {
   event.preventDefault();
-  const game = $('#game').value;
-  const body = { game, preset: $('#preset').value, seconds: Number($('#seconds').value), options: {} };
-  if (game === 'expedition') {
-    body.options = { relics: $('#opt-relics').checked, show_odds: $('#opt-odds').checked, caves: Number($('#opt-caves').value) };
-  }
-  if (game === 'booty') body.turn_clock = $('#opt-clock').checked;
+  const game = chosen();
+  if (!game) return;
+  const options = Object.fromEntries(game.options.filter((o) => o.offered).map((o) => [o.key, optionValue(o)]));
+  const body = { game: game.name, preset: $('#preset').value, seconds: Number($('#seconds').value), options };
+  if (game.dynamics === 'turns') body.turn_clock = $('#opt-clock').checked;
   $('#create').disabled = true;
   try {
     const res = await fetch('/api/tables', { method: 'POST', headers: { 'content-type': 'application/json' },
@@ -122,13 +168,12 @@ async function main() {
   onLang(() => { fillGames(); phonesNote(); });
   phonesNote();
   $('#game').addEventListener('change', fillPresets);
-  $('#preset').addEventListener('change', syncPreset);
+  $('#preset').addEventListener('change', () => syncPreset(true));
   $('#opt-clock').addEventListener('change', syncClock);
   $('#new-form').addEventListener('submit', create);
   $('#code-form').addEventListener('submit', join);
   $('#code').addEventListener('input', () => { $('#code-error').hidden = true; });
-  const res = await fetch('/api/games');
-  games = (await res.json()).games;
+  games = await catalogue();
   fillGames();
 }
 

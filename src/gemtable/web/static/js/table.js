@@ -9,6 +9,7 @@
 import { h, $, put, show, tableCode } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';
 import { Connection } from './conn.js';
+import { gameModule } from './catalogue.js';
 import { icon } from './icons.js';
 import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
 
@@ -105,11 +106,7 @@ async function loadGame(app, name) {
   app.gameName = name;
   app.local = {};
   app.ui.local = app.local;
-  app.game = null;
-  if (/^[a-z]+$/.test(name)) {
-    try { app.game = await import(`./${name}.js`); } catch { app.game = null; }
-  }
-  if (!app.game) app.game = await import('./nogame.js');
+  app.game = await gameModule(name);
 }
 
 /** A game that asks for it (holdResults) shows its final state for the usual pause before the
@@ -359,7 +356,10 @@ function renderLobby(app) {
   put($('#lobby-game'), title, ' · ', has(preset) ? t(preset) : table.settings.preset, ' · ',
     hook(app, 'settingsText', table.settings) ?? t('lobby.seconds', { n: table.settings.seconds }));
   const rules = $('#rules-link');
-  if (rules) rules.href = `/rules/${table.game}?preset=${encodeURIComponent(table.settings.preset)}`;
+  if (rules) {
+    const options = Object.entries(table.settings.options || {}).map(([key, value]) => [key, String(value)]);
+    rules.href = `/rules/${table.game}?${new URLSearchParams([['preset', table.settings.preset], ...options])}`;
+  }
   const list = seated.map((p) => personRow(app, p));
   const empty = table.chairs - seated.length;
   if (empty > 0) list.push(h('li', { class: 'person empty', text: t('lobby.empty', { n: empty }) }));

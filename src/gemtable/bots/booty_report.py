@@ -4,8 +4,9 @@ Not part of the rules: it drives games with bots and counts.  Deterministic for 
 seed: every game seed and every bot's generator come from one
 ``random.Random(seed)``.
 
-Run it with ``gemtable simulate booty --games 2000 --seed 1 --bots random --json`` or
-``python -m gemtable.games.booty.report --games 2000 --seed 1 --bots random --json``.
+It lives next to the bots (the rules never import a bot); the game's manifest names it as its
+report, so ``gemtable simulate booty --games 2000 --seed 1 --bots random --json`` runs it, as does
+``python -m gemtable.bots.booty_report --games 2000 --seed 1 --bots random --json``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from gemtable.bots import Bot, make_bot
 from gemtable.games.booty.game import BootyHunter
 from gemtable.games.booty.rules import PLAYERS, rules_for
-from gemtable.games.booty.scoring import MODES, totals
+from gemtable.games.booty.scoring import MODES, Counting, count, totals
 from gemtable.games.booty.state import BootyState
 
 NAME = BootyHunter.name
@@ -36,9 +37,20 @@ class GameFigures:
     diamonds: int
     scores: dict[int, list[int]]
     """Final scores under each mode, whichever mode the bots played for."""
+    readings: dict[str, list[int]]
+    """Final scores under the other reading of each open point: ``void`` (a diamond touching a diamond scores
+    nothing; mode 1) and ``none`` (a tie for the largest area scores nothing; mode 2)."""
+    voided: int
+    """Diamonds that score under the usual reading and not when a diamond touching a diamond is void."""
+    untied: int
+    """Diamonds (mode 2) whose count changes when tied largest areas score nothing."""
 
     def winner_changed(self) -> bool:
         return _winners(self.scores[1]) != _winners(self.scores[2])
+
+    def reading_changes_winner(self, reading: str) -> bool:
+        usual = self.scores[1] if reading == "void" else self.scores[2]
+        return _winners(usual) != _winners(self.readings[reading])
 
 
 def play(seed: int, bots: Sequence[Bot], rngs: Sequence[random.Random], mode: int = 1) -> BootyState:
@@ -53,12 +65,20 @@ def play(seed: int, bots: Sequence[Bot], rngs: Sequence[random.Random], mode: in
 
 
 def figures(state: BootyState) -> GameFigures:
+    board = state.board
+    usual, void = count(board, Counting(1)), count(board, Counting(1, touching="void"))
+    largest, none = count(board, Counting(2)), count(board, Counting(2, tie="none"))
     return GameFigures(
         draws=state.draws,
         set_aside=len(state.set_aside),
         placements=state.placements,
-        diamonds=len(state.board.diamonds()),
-        scores={mode: totals(state.board, mode) for mode in MODES},
+        diamonds=len(board.diamonds()),
+        scores={mode: totals(board, mode) for mode in MODES},
+        readings={"void": void.totals, "none": none.totals},
+        voided=sum(
+            1 for a, b in zip(usual.diamonds, void.diamonds, strict=True) if any(a.scoring) and not any(b.scoring)
+        ),
+        untied=sum(1 for a, b in zip(largest.diamonds, none.diamonds, strict=True) if a.scoring != b.scoring),
     )
 
 
@@ -69,7 +89,8 @@ def simulate(games: int, seed: int, bots: Sequence[str], mode: int = 1) -> dict[
     ``unfit_fraction`` (drawn tiles that fitted nowhere), ``placements_per_game``,
     ``diamonds_per_game`` (mean), ``diamonds_max``, ``points_per_player`` and
     ``points_per_seat`` (means, by mode ``"1"`` / ``"2"``), ``winner_changed`` (games whose
-    winners differ between the modes) and ``winner_changed_fraction``.
+    winners differ between the modes), ``winner_changed_fraction``, and ``readings``: for each open
+    point's other reading, the fraction of diamonds it changes and of games whose winner it changes.
     """
     names = list(bots) * PLAYERS if len(bots) == 1 else list(bots)
     if len(names) != PLAYERS or games < 1:
@@ -108,7 +129,18 @@ def _summary(played: list[GameFigures], seed: int, names: list[str], mode: int) 
         },
         "winner_changed": changed,
         "winner_changed_fraction": round(changed / games, 4),
+        "readings": {
+            "touching_void": _reading(played, "void", sum(game.voided for game in played)),
+            "tie_none": _reading(played, "none", sum(game.untied for game in played)),
+        },
     }
+
+
+def _reading(played: list[GameFigures], reading: str, diamonds: int) -> dict[str, float]:
+    games, total = len(played), sum(game.diamonds for game in played)
+    changed = sum(1 for game in played if game.reading_changes_winner(reading))
+    return {"diamonds_changed_fraction": round(diamonds / max(1, total), 4),
+            "winner_changed_fraction": round(changed / games, 4)}
 
 
 def _winners(scores: list[int]) -> list[int]:

@@ -1,0 +1,32 @@
+"""Booty Hunter as one unit: what the table, the pages, the CLI and the bots' registry read."""
+
+from __future__ import annotations
+
+from gemtable.games.booty.game import BootyHunter
+from gemtable.games.booty.scoring import EVERY_AREA, LARGEST_AREA, MODES, TIES, TOUCHING
+from gemtable.games.manifest import Clock, Manifest, Option, Preset
+
+MANIFEST = Manifest(
+    game=BootyHunter,
+    dynamics="turns",
+    seats="chair",
+    options=(
+        Option("scoring", "choice", EVERY_AREA, "opt.scoring", choices=MODES, offered=False),
+        Option("touching", "choice", "scores", "opt.touching", choices=TOUCHING, hint="opt.touching_hint"),
+        Option("tie", "choice", "share", "opt.tie", choices=TIES, hint="opt.tie_hint"),
+    ),
+    presets=(
+        Preset("every-area", "preset.booty.every-area", {"scoring": EVERY_AREA}),
+        Preset("largest-area", "preset.booty.largest-area", {"scoring": LARGEST_AREA}),
+    ),
+    clock=Clock((30, 45, 60, 90, 120), 60),
+    bots="gemtable.bots.booty",
+    page="booty",
+    rules_page="booty-rules",
+    styles=("booty.css",),
+    translations=("booty",),
+    assets=("booty-tiles.json", "i18n/booty-rules.*.json", "js/booty-draw.js"),
+    report="gemtable.bots.booty_report:print_report",
+    sparring=("greedy", "random"),
+    bot_people=("Anne Bonny", "Barbarossa", "Calico Jack", "Grace", "Kidd", "Mary Read", "Morgan", "Zheng Yi"),
+)

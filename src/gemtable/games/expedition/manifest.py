@@ -1,0 +1,36 @@
+"""The expedition as one unit: what the table, the pages, the CLI and the bots' registry read."""
+
+from __future__ import annotations
+
+from gemtable.games.expedition import Expedition
+from gemtable.games.manifest import Clock, Manifest, Option, Preset
+
+MANIFEST = Manifest(
+    game=Expedition,
+    dynamics="simultaneous",
+    seats="player",
+    options=(
+        Option("relics", "bool", True, "opt.relics"),
+        Option("show_odds", "bool", True, "opt.show_odds"),
+        Option("caves", "int", 5, "opt.caves", minimum=1, maximum=20),
+        Option("path_split", "choice", "pooled", "opt.path_split", choices=("pooled", "per_card"), offered=False),
+        Option("collapse_removes", "int", 1, "opt.collapse_removes", minimum=0, maximum=2, offered=False),
+        Option("gem_display", "choice", "gems", "opt.gem_display", choices=("gems", "rubies"), offered=False),
+    ),
+    presets=(
+        Preset("table", "preset.expedition.table"),
+        Preset(
+            "classic",
+            "preset.expedition.classic",
+            {"relics": False, "path_split": "per_card", "gem_display": "rubies"},
+        ),
+    ),
+    clock=Clock((5, 8, 10, 15, 20, 30, 60), 10),
+    bots="gemtable.bots.expedition",
+    page="expedition",
+    rules_page="expedition-rules",
+    translations=("expedition",),
+    sparring=("cautious", "odds"),
+    batch="gemtable.lab.batch",
+    benchmark="gemtable.bench.engine",
+)

@@ -1,0 +1,180 @@
+"""The HTTP API: tables (create, look up, QR code, records), the games' manifests, the protocol's schema,
+where phones join, and the node's health.  See ``docs/protocol.md``."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from gemtable.bots import bot_names
+from gemtable.games import manifests
+from gemtable.server import protocol as p
+from gemtable.server.hub import Hub, normal_code
+from gemtable.server.limits import address_key
+from gemtable.server.site import Site
+from gemtable.store import Store
+from gemtable.table import TableError
+
+QR_CACHE = 4096
+"""Tables whose join QR code is kept (each about 4 KB of SVG; the oldest is dropped first)."""
+
+
+class Api:
+    """The routes under ``/api`` (and ``/healthz``), over one hub, store and site."""
+
+    def __init__(self, hub: Hub, store: Store, site: Site) -> None:
+        self.hub = hub
+        self.store = store
+        self.site = site
+        self.qr_cache: dict[str, bytes] = {}
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/games", self.catalogue),
+            Route("/api/server", self.server_info),
+            Route("/api/schema", self.schema),
+            Route("/api/tables", self.create_table, methods=["POST"]),
+            Route("/api/tables/{code}", self.table_summary),
+            Route("/api/tables/{code}/qr.svg", self.table_qr),
+            Route("/api/tables/{code}/games/{number}", self.game_record),
+            Route("/healthz", self.health),
+            Route("/api/node", self.node),
+        ]
+
+    async def create_table(self, request: Request) -> Response:
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return _error("bad-request", "send the table's settings as JSON (Content-Type: application/json)", 415)
+        try:
+            data = json.loads(await _body(request, self.hub.limits.max_body))
+        except _TooLarge:
+            return _error("too-large", f"a table's settings take at most {self.hub.limits.max_body} bytes", 413)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return _error("bad-request", "send the table's settings as JSON", 400)
+        try:
+            table = await self.hub.create(_address(request), data)
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 400)
+        return JSONResponse({"code": table.code, "url": self.site.join_url(table.code)}, status_code=201)
+
+    async def table_summary(self, request: Request) -> Response:
+        live = await self._lookup(request)
+        if isinstance(live, Response):
+            return live
+        table = live.table
+        return JSONResponse({
+            "code": table.code,
+            "game": table.kind.name,
+            "title": table.kind.title,
+            "phase": table.phase,
+            "chairs": table.kind.max_seats,
+            "taken": sum(1 for chair in table.chairs() if chair is not None),
+            "queue": len(table.queue()),
+            "url": self.site.join_url(table.code),
+        })
+
+    async def table_qr(self, request: Request) -> Response:
+        """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
+        the same per-address limit as any other lookup of a code."""
+        code = normal_code(request.path_params["code"])
+        if not self.hub.lookups.peek(_address(request)):  # out of tries: refused even for a code in the cache
+            return _error("slow-down", "too many tries; wait a minute before trying another code", 429)
+        svg = self.qr_cache.get(code)
+        if svg is None:
+            live = await self._lookup(request)
+            if isinstance(live, Response):
+                return live
+            svg = self.qr_cache[live.code] = _qr_svg(self.site.join_url(live.code))
+            if len(self.qr_cache) > QR_CACHE:
+                del self.qr_cache[next(iter(self.qr_cache))]
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    async def game_record(self, request: Request) -> Response:
+        code = normal_code(request.path_params["code"])
+        try:
+            number = int(request.path_params["number"])
+        except ValueError:
+            return _error("bad-request", "a game number is a whole number", 400)
+        if not 1 <= number < 2**63:  # beyond what the store can even look up
+            return _error("no-record", "no finished game with that number at that table", 404)
+        address = _address(request)
+        try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
+            self.hub.may_look_up(address)
+            record = await self.store.record(code, number)
+            self.hub.looked_up(address, record is not None)
+        except TableError as exc:
+            if exc.code == "slow-down":
+                return _error(exc.code, exc.message, 429)
+            return _error("no-record", "no finished game with that number at that table", 404)
+        return JSONResponse(record)
+
+    async def catalogue(self, request: Request) -> Response:
+        """Every game's manifest (see ``gemtable.games.manifest``) and its bots: the pages are built from these."""
+        games = [{**manifest.to_json(), "bots": bot_names(manifest.name)} for manifest in manifests()]
+        return JSONResponse({"games": games, "protocol": p.VERSION})
+
+    async def server_info(self, request: Request) -> Response:
+        """Where phones join: the pages build every link from this, never from their own location."""
+        site = self.site
+        return JSONResponse({"public_url": site.public_url, "urls": list(site.urls), "reachable": site.reachable})
+
+    async def schema(self, request: Request) -> Response:
+        return JSONResponse(p.schema())
+
+    async def health(self, request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def node(self, request: Request) -> Response:
+        tables = self.hub.node.tables.values()
+        return JSONResponse({
+            "node": self.hub.node.id,
+            "runs": sum(1 for local in tables if local.owned),
+            "follows": sum(1 for local in tables if not local.owned),
+        })
+
+    async def _lookup(self, request: Request) -> Any:
+        try:
+            return await self.hub.find(_address(request), request.path_params["code"])
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
+
+
+
+def _address(request: Request) -> str:
+    return address_key(request.client.host if request.client else "?")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body; :class:`_TooLarge` (without reading on) once it is over ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _TooLarge
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise _TooLarge
+    return bytes(body)
+
+
+def _qr_svg(url: str) -> bytes:
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2,
+                                    dark="#111", light="#fff")
+    return out.getvalue()
+
+
+def _error(code: str, message: str, status: int) -> Response:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+__all__ = ["QR_CACHE", "Api"]

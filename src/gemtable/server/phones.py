@@ -1,0 +1,59 @@
+"""The WebSocket endpoint (``/ws``): one connection per phone or TV, its messages handed to the hub."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from gemtable.server import protocol as p
+from gemtable.server.conn import Conn
+from gemtable.server.hub import Hub
+from gemtable.server.limits import address_key
+
+
+class Phones:
+    """The ``/ws`` endpoint: admit a connection, read its text frames into the hub, count it out at the end."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def serve(self, ws: WebSocket) -> None:
+        address = address_key(ws.client.host if ws.client else "?")
+        if not self.hub.admit(address):
+            await ws.close(code=1008)
+            return
+
+        async def send(data: bytes) -> None:
+            await ws.send_text(data.decode())
+
+        conn = Conn(send, lambda code: ws.close(code=code), address, self.hub.limits)
+        idle = asyncio.get_running_loop().call_later(self.hub.limits.hello_seconds, _close_if_idle, conn)
+        try:  # from here on, whatever happens, the connection is counted out again (``drop``)
+            await ws.accept()
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    conn.strikes += 1
+                    conn.send(p.encode(p.Error(code="binary", message="send text frames of JSON")))
+                    continue
+                await self.hub.receive(conn, text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            idle.cancel()
+            await self.hub.drop(conn)
+
+
+
+def _close_if_idle(conn: Conn) -> None:
+    """A connection that has not opened a table in time (it holds a socket and says nothing): closed."""
+    if conn.code is None and not conn.closed:
+        conn.send(p.encode(p.Error(code="idle", message="say hello to a table first")))
+        conn.close(1008)
+
+
+__all__ = ["Phones"]

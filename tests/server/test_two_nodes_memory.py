@@ -1,0 +1,83 @@
+"""Two nodes in one process sharing a memory bus and a memory store: a command forwarded from the
+follower to the owner and its result coming back, the follower's replica kept up by the bus, and a
+takeover when the owner dies (its lease lapses on the shared clock) — no processes, no sockets."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from gemtable.bus import MemoryBus
+from gemtable.games import default_game, find_manifest
+from gemtable.server import ops
+from gemtable.server.node import Moved, Node
+from gemtable.store import MemoryStore
+from gemtable.table import LOBBY, Settings, Table, TableError
+
+
+def settings() -> Settings:
+    manifest = find_manifest(default_game())
+    rules = manifest.rules_json(None, {})
+    return Settings(manifest.name, manifest.presets[0].name, {}, rules, seconds=5, pause=0.5)
+
+
+async def until(test: Callable[[], bool], timeout: float = 5.0) -> None:
+    async def poll() -> None:
+        while not test():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), timeout)
+
+
+def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies() -> None:
+    async def scenario() -> None:
+        clock = [1000.0]
+        store, bus = MemoryStore(clock=lambda: clock[0]), MemoryBus()
+        owner = Node(store, bus, clock=lambda: clock[0], node_id="n1", lease_ttl=3.0)
+        follower = Node(store, bus, clock=lambda: clock[0], node_id="n2", lease_ttl=3.0)
+        await owner.start()
+        await follower.start()
+        mine = await owner.adopt(Table.create("TWON", settings(), clock[0]))
+        theirs = await follower.table("TWON")
+        assert theirs is not None and mine.owned and not theirs.owned
+
+        # Forwarding: the follower's phone joins; the owner runs it and answers with the person's id.
+        ann = await follower.execute(theirs, ops.Join(name="Ann", token="a"))
+        assert isinstance(ann, int) and mine.table.people[ann].name == "Ann"
+        await until(lambda: ann in theirs.table.people)  # the replica follows the published events
+        assert theirs.saved == mine.saved
+
+        # A refusal comes back as the same error, and changes nothing on either node.
+        before = mine.saved
+        with pytest.raises(TableError) as refused:
+            await follower.execute(theirs, ops.AddBot(person=ann, bot="no-such-bot"))
+        assert refused.value.code == "unknown-bot"
+        assert mine.saved == theirs.saved == before
+
+        bob = await owner.execute(mine, ops.Join(name="Bob", token="b"))
+        await until(lambda: bob in theirs.table.people)
+
+        # The owner dies: it stops renewing, its lease lapses on the shared clock, the follower takes over.
+        assert owner._maintenance is not None
+        owner._maintenance.cancel()
+        for local in owner.tables.values():
+            if local.timer:
+                local.timer.cancel()
+        clock[0] += 10.0
+        await follower.sweep()
+        assert theirs.owned and theirs.table.phase == LOBBY
+        cat = await follower.execute(theirs, ops.Join(name="Cat", token="c"))
+        assert {p.name for p in theirs.table.people.values()} >= {"Ann", "Bob", "Cat"}
+        assert [e for e in await store.load("TWON") if e.get("person") == cat]  # saved by the new owner
+
+        # The old owner, back from the dead, is fenced: its next write is refused and it follows.
+        with pytest.raises(Moved):
+            await owner.run(mine, ops.Join(name="Dee", token="d"))
+        assert not mine.owned
+        assert "Dee" not in {p.name for p in theirs.table.people.values()}
+        await follower.stop()
+        await owner.stop()
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
