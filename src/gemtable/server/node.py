@@ -449,8 +449,10 @@ class Node:
 
     async def _renew(self) -> None:
         self._renewed = self.clock()
-        for local in list(self.tables.values()):
-            if local.owned and not await self.store.acquire(local.code, self.id, self.lease_ttl):
+        owned = [local for local in self.tables.values() if local.owned]
+        held = await self.store.renew([local.code for local in owned], self.id, self.lease_ttl)
+        for local in owned:
+            if local.code not in held and local.owned:
                 async with local.lock:
                     await self._demote(local)
 

@@ -109,6 +109,29 @@ class SqliteStore:
             db.execute("ROLLBACK")
             raise
 
+    async def renew(self, codes: list[str], owner: str, ttl: float) -> set[str]:
+        """One transaction (one write to the disk) for all the tables, not one each."""
+        db = self.db
+        held: set[str] = set()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            expires = self.clock() + ttl
+            for code in codes:
+                holder = self._holder(code)
+                if holder is not None and holder != owner:
+                    continue
+                db.execute(
+                    "INSERT INTO leases (code, owner, expires) VALUES (?, ?, ?) "
+                    "ON CONFLICT(code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
+                    (code, owner, expires),
+                )
+                held.add(code)
+            db.execute("COMMIT")
+            return held
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
     async def owners(self, codes: list[str]) -> dict[str, str | None]:
         return {code: self._holder(code) for code in codes}
 
