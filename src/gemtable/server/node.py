@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from gemtable.bus import Bus, Handler, MemoryBus
 from gemtable.server import ops
 from gemtable.server.conn import Conn
@@ -321,13 +323,13 @@ class Node:
             "connected": sorted(local.table.runtime.connected),
         }
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def publish_kick(self, local: Local, pid: int, conn: Conn) -> None:
         """Tell every node: the newest phone of ``pid`` is ``conn``; close any other."""
         message = {"node": self.id, "kick": pid, "keep": [self.id, conn.id]}
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _on_update(self, code: str, data: bytes) -> None:
         message = json.loads(data)
@@ -385,7 +387,7 @@ class Node:
         self._replies[req] = future
         message = {"req": req, "node": self.id, "op": ops.to_json(command)}
         try:
-            await self.bus.publish(self._cmd_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._cmd_channel(local.code), msgspec.json.encode(message))
             reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
         finally:
             self._replies.pop(req, None)
@@ -417,7 +419,7 @@ class Node:
         """Ask the other nodes which of this table's people are connected to them."""
         message = {"node": self.id, "announce": True}
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _reannounce(self, local: Local) -> None:
         for pid in list(self.present(local.code)):

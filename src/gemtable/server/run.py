@@ -16,14 +16,14 @@ from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
 from gemtable.server.site import Site, SiteError
+from gemtable.server.websocket import SmallDeflate
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
 
-WS_IMPL = os.environ.get("GEMTABLE_WS", "websockets-sansio")
-"""uvicorn's WebSocket implementation.  The sans-I/O one is the fastest here (``docs/benchmarks.md``) and
-its permessage-deflate keeps a small compressor per connection (a 4 KiB window, memLevel 5: about 40 KB,
-where the default 32 KiB window and memLevel 8 take about 300 KB), while the large full states still
-compress.  ``GEMTABLE_WS`` picks another (``websockets``, ``wsproto``) for comparison."""
+WS_IMPL: str | type[SmallDeflate] = os.environ.get("GEMTABLE_WS") or SmallDeflate
+"""uvicorn's WebSocket implementation: its sans-I/O one is the fastest here (``docs/benchmarks.md``), with a
+small compressor per connection (``websocket.py``).  ``GEMTABLE_WS`` picks one of uvicorn's own
+(``websockets``, ``websockets-sansio``, ``wsproto``) for comparison."""
 
 MAX_FRAME = 64 * 1024
 """Bytes: uvicorn closes a WebSocket that sends a bigger frame (the protocol refuses anything over 4 KiB)."""

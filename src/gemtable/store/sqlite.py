@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from gemtable.store import Conflict, Event, LeaseLost
 
 SCHEMA = """
@@ -44,6 +46,9 @@ CREATE TABLE IF NOT EXISTS leases (
 """
 
 
+_encoder = msgspec.json.Encoder()
+
+
 class SqliteStore:
     def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
@@ -57,7 +62,8 @@ class SqliteStore:
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
             return
-        rows = [(code, first_seq + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)]
+        encode = _encoder.encode  # msgspec: the same compact JSON as json.dumps, several times faster
+        rows = [(code, first_seq + i, encode(e).decode()) for i, e in enumerate(events)]
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
