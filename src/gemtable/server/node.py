@@ -81,6 +81,8 @@ class Node:
                  node_id: str | None = None, lease_ttl: float = 3.0) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
+        self.alone = bus is None
+        """A bus of its own: no other node can hear it, so the table's updates are not published."""
         self.clock = clock
         self.id = node_id or secrets.token_hex(6)
         self.lease_ttl = lease_ttl
@@ -316,6 +318,8 @@ class Node:
         return self._channel_handlers[code]
 
     async def _publish(self, local: Local, events: list[dict[str, Any]]) -> None:
+        if self.alone:  # only this node would hear it, and it ignores its own updates
+            return
         message = {
             "node": self.id,
             "seq": local.saved - len(events) + 1,
