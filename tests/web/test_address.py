@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import segno
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
+from tests.server.test_address import qr_svg
 from tests.web.conftest import Browser
 
 pytestmark = pytest.mark.browser
@@ -24,13 +23,6 @@ def public_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
         yield proc
     finally:
         proc.stop()
-
-
-def qr_svg(url: str) -> bytes:
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2,
-                                    dark="#111", light="#fff")
-    return out.getvalue()
 
 
 def test_a_host_on_localhost_hands_out_the_public_url(chromium: Any, public_server: ServerProcess,
