@@ -103,6 +103,24 @@ def test_only_the_lease_holder_may_append(make_store: Callable[[], Store]) -> No
     run(make_store, scenario)
 
 
+def test_leases_renew_together(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        assert await a.renew([], "node-a", 30) == set()
+        assert await a.acquire("ABCD", "node-a", 30)
+        assert await b.acquire("EFHJ", "node-b", 30)
+        assert await a.renew(["ABCD", "EFHJ", "KLMN"], "node-a", 30) == {"ABCD", "KLMN"}
+        assert await b.owners(["ABCD", "EFHJ", "KLMN"]) == {"ABCD": "node-a", "EFHJ": "node-b", "KLMN": "node-a"}
+        assert not await b.acquire("KLMN", "node-b", 30)
+        await a.append("KLMN", 1, [ev(1)], owner="node-a")
+        assert await a.renew(["ABCD"], "node-a", 0.2) == {"ABCD"}  # renewing sets the new time
+        await asyncio.sleep(0.4)
+        assert await b.renew(["ABCD", "EFHJ"], "node-b", 30) == {"ABCD", "EFHJ"}
+        with pytest.raises(LeaseLost):
+            await a.append("ABCD", 1, [ev(1)], owner="node-a")
+
+    run(make_store, scenario)
+
+
 def test_a_lease_lapses_after_its_time(make_store: Callable[[], Store]) -> None:
     async def scenario(a: Store, b: Store) -> None:
         assert await a.acquire("ABCD", "node-a", 0.2)

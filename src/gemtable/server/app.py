@@ -4,6 +4,7 @@ security headers."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -14,6 +15,7 @@ from starlette.routing import WebSocketRoute
 from gemtable.bus import Bus
 from gemtable.server import pages
 from gemtable.server.api import QR_CACHE, Api
+from gemtable.server.gcpolicy import keep_frozen
 from gemtable.server.hub import Hub
 from gemtable.server.limits import Limits
 from gemtable.server.origin import SameOrigin
@@ -26,16 +28,21 @@ from gemtable.store import Store
 
 def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | None = None,
                bus: Bus | None = None, node_id: str | None = None, hub: Hub | None = None,
-               site: Site | None = None) -> Starlette:
+               site: Site | None = None, tune_gc: bool = False) -> Starlette:
+    """The application.  ``tune_gc``: keep long-lived objects out of the garbage collector's full
+    collections (``gcpolicy.py``; what ``gemtable serve`` does)."""
     hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id)
     site = site or Site.build(8000)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        gc_task = asyncio.ensure_future(keep_frozen()) if tune_gc else None
         try:
             yield
         finally:
+            if gc_task is not None:
+                gc_task.cancel()
             await hub.stop()
             await store.close()
             if bus is not None:

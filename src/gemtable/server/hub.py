@@ -28,8 +28,9 @@ from gemtable.server.limits import AddressLimiter, Limits
 from gemtable.server.node import Local, Node
 from gemtable.server.rooms import Rooms
 from gemtable.store import Store
-from gemtable.table import Settings, Table, TableError, table_view
+from gemtable.table import Settings, Table, TableError
 from gemtable.table.table import ABSENT_GRACE
+from gemtable.table.view import encoded_views
 
 log = logging.getLogger("gemtable")
 
@@ -129,15 +130,18 @@ class Hub:
         table = local.table
         room = self.rooms.get(local.code)
         if changed and room is not None:
-            for pid, conn in room.people.items():
-                conn.send(p.encode(p.State(table=table_view(table, pid, now))))
+            viewers: list[int | None] = list(room.people)
             if room.onlookers:
-                data = p.encode(p.State(table=table_view(table, None, now)))
-                for conn in room.onlookers:
-                    conn.send(data)
+                viewers.append(None)
+            views = encoded_views(table, viewers, now, _state)
+            for pid, conn in room.people.items():
+                conn.send(views[pid])
+            for conn in room.onlookers:
+                conn.send(views[None])
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
-            reply.send(p.encode(p.State(table=table_view(table, reply.person if mine else None, now))))
+            viewer = reply.person if mine else None
+            reply.send(encoded_views(table, [viewer], now, _state)[viewer])
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
@@ -332,6 +336,10 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
         case p.Leave():
             return ops.Leave(person=pid)
     raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
+
+
+def _state(view: dict[str, Any]) -> bytes:
+    return p.encode(p.State(table=view))
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:

@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from gemtable.bus import Bus, Handler, MemoryBus
 from gemtable.server import ops
 from gemtable.server.conn import Conn
@@ -79,6 +81,8 @@ class Node:
                  node_id: str | None = None, lease_ttl: float = 3.0) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
+        self.alone = bus is None
+        """A bus of its own: no other node can hear it, so the table's updates are not published."""
         self.clock = clock
         self.id = node_id or secrets.token_hex(6)
         self.lease_ttl = lease_ttl
@@ -314,6 +318,8 @@ class Node:
         return self._channel_handlers[code]
 
     async def _publish(self, local: Local, events: list[dict[str, Any]]) -> None:
+        if self.alone:  # only this node would hear it, and it ignores its own updates
+            return
         message = {
             "node": self.id,
             "seq": local.saved - len(events) + 1,
@@ -321,13 +327,13 @@ class Node:
             "connected": sorted(local.table.runtime.connected),
         }
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def publish_kick(self, local: Local, pid: int, conn: Conn) -> None:
         """Tell every node: the newest phone of ``pid`` is ``conn``; close any other."""
         message = {"node": self.id, "kick": pid, "keep": [self.id, conn.id]}
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _on_update(self, code: str, data: bytes) -> None:
         message = json.loads(data)
@@ -385,7 +391,7 @@ class Node:
         self._replies[req] = future
         message = {"req": req, "node": self.id, "op": ops.to_json(command)}
         try:
-            await self.bus.publish(self._cmd_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._cmd_channel(local.code), msgspec.json.encode(message))
             reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
         finally:
             self._replies.pop(req, None)
@@ -417,7 +423,7 @@ class Node:
         """Ask the other nodes which of this table's people are connected to them."""
         message = {"node": self.id, "announce": True}
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _reannounce(self, local: Local) -> None:
         for pid in list(self.present(local.code)):
@@ -449,8 +455,10 @@ class Node:
 
     async def _renew(self) -> None:
         self._renewed = self.clock()
-        for local in list(self.tables.values()):
-            if local.owned and not await self.store.acquire(local.code, self.id, self.lease_ttl):
+        owned = [local for local in self.tables.values() if local.owned]
+        held = await self.store.renew([local.code for local in owned], self.id, self.lease_ttl)
+        for local in owned:
+            if local.code not in held and local.owned:
                 async with local.lock:
                     await self._demote(local)
 

@@ -16,8 +16,14 @@ from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
 from gemtable.server.site import Site, SiteError
+from gemtable.server.websocket import SmallDeflate
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
+
+WS_IMPL: str | type[SmallDeflate] = os.environ.get("GEMTABLE_WS") or SmallDeflate
+"""uvicorn's WebSocket implementation: its sans-I/O one is the fastest here (``docs/benchmarks.md``), with a
+small compressor per connection (``websocket.py``).  ``GEMTABLE_WS`` picks one of uvicorn's own
+(``websockets``, ``websockets-sansio``, ``wsproto``) for comparison."""
 
 MAX_FRAME = 64 * 1024
 """Bytes: uvicorn closes a WebSocket that sends a bigger frame (the protocol refuses anything over 4 KiB)."""
@@ -82,7 +88,7 @@ def serve(args: argparse.Namespace) -> int:
     except SiteError as exc:
         raise SystemExit(f"gemtable: {exc}") from None
     app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
-                     bus=bus, node_id=node_id, site=site)
+                     bus=bus, node_id=node_id, site=site, tune_gc=True)
     host = args.host
     print("\n" + site.banner(where), flush=True)
     if site.reachable and not args.no_qr and sys.stdout.isatty():
@@ -95,6 +101,7 @@ def serve(args: argparse.Namespace) -> int:
         host=host,
         port=args.port,
         log_level="warning",
+        ws=WS_IMPL,
         ws_max_size=MAX_FRAME,
         ws_ping_interval=20,
         ws_ping_timeout=20,

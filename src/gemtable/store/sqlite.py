@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from gemtable.store import Conflict, Event, LeaseLost
 
 SCHEMA = """
@@ -44,6 +46,9 @@ CREATE TABLE IF NOT EXISTS leases (
 """
 
 
+_encoder = msgspec.json.Encoder()
+
+
 class SqliteStore:
     def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
@@ -57,7 +62,8 @@ class SqliteStore:
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
             return
-        rows = [(code, first_seq + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)]
+        encode = _encoder.encode  # msgspec: the same compact JSON as json.dumps, several times faster
+        rows = [(code, first_seq + i, encode(e).decode()) for i, e in enumerate(events)]
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -105,6 +111,29 @@ class SqliteStore:
             )
             db.execute("COMMIT")
             return True
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    async def renew(self, codes: list[str], owner: str, ttl: float) -> set[str]:
+        """One transaction (one write to the disk) for all the tables, not one each."""
+        db = self.db
+        held: set[str] = set()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            expires = self.clock() + ttl
+            for code in codes:
+                holder = self._holder(code)
+                if holder is not None and holder != owner:
+                    continue
+                db.execute(
+                    "INSERT INTO leases (code, owner, expires) VALUES (?, ?, ?) "
+                    "ON CONFLICT(code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
+                    (code, owner, expires),
+                )
+                held.add(code)
+            db.execute("COMMIT")
+            return held
         except BaseException:
             db.execute("ROLLBACK")
             raise
