@@ -37,7 +37,7 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
-        gc_task = asyncio.ensure_future(keep_frozen()) if tune_gc else None
+        gc_task = asyncio.ensure_future(keep_frozen(lambda: hub.closed)) if tune_gc else None
         try:
             yield
         finally:

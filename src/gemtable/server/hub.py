@@ -66,6 +66,8 @@ class Hub:
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
+        self.closed = 0
+        """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
 
     async def start(self) -> None:
         await self.node.start()
@@ -166,6 +168,7 @@ class Hub:
 
     async def drop(self, conn: Conn) -> None:
         """A connection ended."""
+        self.closed += 1
         left = self.connections.get(conn.address, 1) - 1
         if left > 0:
             self.connections[conn.address] = left
