@@ -20,15 +20,11 @@ from gemtable.server.websocket import SmallDeflate
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
 
-WS_IMPL: str | type[SmallDeflate] = (
-    SmallDeflate if os.environ.get("GEMTABLE_WS") == "small-deflate" else os.environ.get("GEMTABLE_WS") or "websockets"
-)
-"""uvicorn's WebSocket implementation.  The default is uvicorn's ``websockets`` one, which every test and soak
-of this project has run on.  ``GEMTABLE_WS=small-deflate`` runs uvicorn's sans-I/O one with a small
-compressor per connection (``websocket.py``): faster and smaller in ``docs/benchmarks.md``, but under the
-full test suite a phone sending several messages at once was sometimes closed by the server
-(``tests/security/test_cheating.py``, about one run in three), not yet explained — so it is not the default.
-``GEMTABLE_WS`` also takes uvicorn's own names (``websockets-sansio``, ``wsproto``) for comparison."""
+WS_IMPL: str | type[SmallDeflate] = os.environ.get("GEMTABLE_WS") or SmallDeflate
+"""uvicorn's WebSocket implementation: its sans-I/O one (uvicorn's own default, "auto", since 0.35) with a
+smaller compressor per connection (``websocket.py``).  ``GEMTABLE_WS`` picks one of uvicorn's own
+(``auto``, ``websockets-sansio``, ``wsproto``) for comparison; ``websockets`` (the legacy one) is deprecated
+by uvicorn and warns at start."""
 
 MAX_FRAME = 64 * 1024
 """Bytes: uvicorn closes a WebSocket that sends a bigger frame (the protocol refuses anything over 4 KiB)."""
