@@ -80,6 +80,13 @@ def test_an_event_number_is_written_once(make_store: Callable[[], Store]) -> Non
         with pytest.raises(Conflict):
             await b.append("ABCD", 3, [ev(99)])
         assert [e["i"] for e in await a.load("ABCD")] == [1]
+        # A handle that wrote last and has not seen another's writes since is refused too, not misled.
+        await a.append("ABCD", 2, [ev(2)])
+        await b.append("ABCD", 3, [ev(3), ev(4)])
+        with pytest.raises(Conflict):
+            await a.append("ABCD", 3, [ev(99)])
+        await a.append("ABCD", 5, [ev(5)])
+        assert [e["i"] for e in await b.load("ABCD")] == [1, 2, 3, 4, 5]
 
     run(make_store, scenario)
 
