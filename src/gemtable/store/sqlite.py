@@ -3,25 +3,16 @@
 WAL journal with ``synchronous=NORMAL``: a commit is in the WAL file when it
 returns, so killing the process (even ``kill -9``) loses nothing committed; only
 a power cut could lose the last moments.  Calls are short and made on the
-event loop's thread.  Leases live in the same file, so a fenced append checks its
-lease in the same transaction.
-
-Appends are committed in groups: the appends asked for during one turn of the event
-loop (at a busy moment, dozens of tables' choices) are written in one transaction at
-the next turn, each in its own savepoint (so one refused append — a lost lease, a
-taken number — refuses only itself), and each caller's ``await`` returns once the
-transaction is committed.  Nothing is told to any phone before that, as before; a
-commit costs the same for one append as for fifty.
+event loop's thread: one transaction per command.  Leases live in the same
+file, so a fenced append checks its lease in the same transaction.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,16 +51,6 @@ LAST_KEPT = 20_000
 """Tables whose last event number a store handle remembers (``SqliteStore._last``)."""
 
 
-@dataclass
-class _Append:
-    code: str
-    first_seq: int
-    rows: list[tuple[str, int, str]]
-    owner: str | None
-    updated: float
-    done: asyncio.Future[None]
-
-
 class SqliteStore:
     def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
@@ -79,8 +60,6 @@ class SqliteStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
-        self._batch: list[_Append] = []
-        """Appends waiting for the next commit (``_commit``, at the event loop's next turn)."""
         self._last: dict[str, int] = {}
         """The last event number this handle wrote or read per table: the usual append needs no ``MAX`` query.
         Another handle on the same file (another node) that appended since makes it stale; then the first
@@ -91,69 +70,33 @@ class SqliteStore:
             return
         encode = _encoder.encode  # msgspec: the same compact JSON as json.dumps, several times faster
         rows = [(code, first_seq + i, encode(e).decode()) for i, e in enumerate(events)]
-        loop = asyncio.get_running_loop()
-        item = _Append(code, first_seq, rows, owner, float(events[-1].get("at", 0.0)), loop.create_future())
-        self._batch.append(item)
-        if len(self._batch) == 1:
-            loop.call_soon(self._commit)
-        await item.done
-
-    def _commit(self) -> None:
-        """Write every append asked for since the last commit, in one transaction."""
-        batch, self._batch = self._batch, []
-        if not batch:
-            return
         db = self.db
-        outcomes: list[BaseException | None] = []
+        db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("BEGIN IMMEDIATE")
-            for item in batch:
-                db.execute("SAVEPOINT one")
-                try:
-                    self._write(item)
-                except (LeaseLost, Conflict) as exc:
-                    db.execute("ROLLBACK TO one")
-                    outcomes.append(exc)
-                else:
-                    outcomes.append(None)
-                db.execute("RELEASE one")
+            if owner is not None and self._holder(code) != owner:
+                raise LeaseLost(f"table {code} is not run by {owner}")
+            last = self._last.get(code)
+            if last is None or last + 1 != first_seq:
+                last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
+            if last + 1 != first_seq:
+                raise Conflict(f"table {code}: expected event {last + 1}, got {first_seq}")
+            try:
+                db.executemany("INSERT INTO events (code, seq, body) VALUES (?, ?, ?)", rows)
+            except sqlite3.IntegrityError:
+                raise Conflict(f"table {code}: event {first_seq} was written by someone else") from None
+            db.execute(
+                "INSERT INTO tables (code, updated) VALUES (?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
+                (code, float(events[-1].get("at", 0.0))),
+            )
             db.execute("COMMIT")
-        except Exception as exc:  # the file itself failed (a full disk…): nothing of the group was written
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            outcomes = [exc] * len(batch)
-        for item, outcome in zip(batch, outcomes, strict=True):
-            if outcome is None:
-                if len(self._last) >= LAST_KEPT:
-                    self._last.clear()  # a cache: forgetting costs one query per table
-                self._last[item.code] = item.first_seq + len(item.rows) - 1
-            else:
-                self._last.pop(item.code, None)
-            if not item.done.done():
-                if outcome is None:
-                    item.done.set_result(None)
-                else:
-                    item.done.set_exception(outcome)
-
-    def _write(self, item: _Append) -> None:
-        """One append's checks and rows, inside the group's transaction."""
-        db, code, first_seq = self.db, item.code, item.first_seq
-        if item.owner is not None and self._holder(code) != item.owner:
-            raise LeaseLost(f"table {code} is not run by {item.owner}")
-        last = self._last.get(code)
-        if last is None or last + 1 != first_seq:
-            last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
-        if last + 1 != first_seq:
-            raise Conflict(f"table {code}: expected event {last + 1}, got {first_seq}")
-        try:
-            db.executemany("INSERT INTO events (code, seq, body) VALUES (?, ?, ?)", item.rows)
-        except sqlite3.IntegrityError:
-            raise Conflict(f"table {code}: event {first_seq} was written by someone else") from None
-        db.execute(
-            "INSERT INTO tables (code, updated) VALUES (?, ?) "
-            "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
-            (code, item.updated),
-        )
+        except BaseException:
+            db.execute("ROLLBACK")
+            self._last.pop(code, None)
+            raise
+        if len(self._last) >= LAST_KEPT:
+            self._last.clear()  # a cache: forgetting costs one query per table
+        self._last[code] = first_seq + len(rows) - 1
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         rows = self.db.execute(
@@ -233,5 +176,4 @@ class SqliteStore:
         return None if row is None else dict(json.loads(row[0]))
 
     async def close(self) -> None:
-        self._commit()  # what is still waiting is written first
         self.db.close()
