@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS leases (
 
 
 _encoder = msgspec.json.Encoder()
+TOUCH_EVERY = 60.0
+"""Seconds: how stale a table's ``updated`` time may be (``active`` looks back two days)."""
 LAST_KEPT = 20_000
 """Tables whose last event number a store handle remembers (``SqliteStore._last``)."""
 
@@ -60,6 +62,10 @@ class SqliteStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self._touched: dict[str, float] = {}
+        """When this handle last wrote each table's ``updated`` time: it is written at most once every
+        :data:`TOUCH_EVERY` seconds (it only says which tables are active, over days), which spares most
+        appends an update of the ``tables`` row and its index."""
         self._last: dict[str, int] = {}
         """The last event number this handle wrote or read per table: the usual append needs no ``MAX`` query.
         Another handle on the same file (another node) that appended since makes it stale; then the first
@@ -84,11 +90,14 @@ class SqliteStore:
                 db.executemany("INSERT INTO events (code, seq, body) VALUES (?, ?, ?)", rows)
             except sqlite3.IntegrityError:
                 raise Conflict(f"table {code}: event {first_seq} was written by someone else") from None
-            db.execute(
-                "INSERT INTO tables (code, updated) VALUES (?, ?) "
-                "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
-                (code, float(events[-1].get("at", 0.0))),
-            )
+            updated = float(events[-1].get("at", 0.0))
+            touched = not self._touched.get(code, -TOUCH_EVERY) > updated - TOUCH_EVERY
+            if touched:
+                db.execute(
+                    "INSERT INTO tables (code, updated) VALUES (?, ?) "
+                    "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
+                    (code, updated),
+                )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -97,6 +106,10 @@ class SqliteStore:
         if len(self._last) >= LAST_KEPT:
             self._last.clear()  # a cache: forgetting costs one query per table
         self._last[code] = first_seq + len(rows) - 1
+        if touched:
+            if len(self._touched) >= LAST_KEPT:
+                self._touched.clear()
+            self._touched[code] = updated
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         rows = self.db.execute(
