@@ -44,6 +44,11 @@ log = logging.getLogger("gemtable")
 
 ACTIVE_WINDOW = 2 * 24 * 3600.0
 """Tables touched within this many seconds are kept running (and come back after a restart)."""
+EMBEDDED_LEASE = 600.0
+"""Seconds of a lease in the embedded mode (one process, the SQLite file locked to it, ``run.py``): no other
+node can take a table over, so a lease that lapsed would only make the node demote itself from its own
+table and reload it from the log.  Under a load that saturates it (2,000 tables of 8 phones on one core) a
+3 s lease was renewed late, and the node spent a third of its time losing and retaking its own tables."""
 FORWARD_TIMEOUT = 8.0
 """Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
 command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
