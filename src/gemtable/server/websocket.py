@@ -36,3 +36,7 @@ class SmallDeflate(WebSocketsSansIOProtocol):
                     compress_settings={"memLevel": MEM_LEVEL},
                 )
             ]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.conn.parser.close()
