@@ -28,6 +28,7 @@ def test_a_phone_gets_states_compressed_and_small_messages_as_they_are(server: S
 
     async def scenario() -> str:
         async with websockets.connect(server.ws, compression="deflate") as ws:
+            assert ws.response is not None
             answer = ws.response.headers["Sec-WebSocket-Extensions"]
             [ext] = ws.protocol.extensions
             assert isinstance(ext, PerMessageDeflate)
