@@ -2,24 +2,29 @@
 
 A full collection walks every tracked object: with thousands of phones connected that is hundreds of
 thousands of long-lived objects (about 160 per connection: uvicorn's protocol, the ASGI middleware's
-coroutines, starlette's WebSocket, our ``Conn`` with its queue and writer task) and a stall of a few hundred
-milliseconds for every phone.  What lives is therefore moved out of the collector's sight with
-:func:`gc.freeze` after start-up and then every :data:`FREEZE_EVERY` seconds (a young collection first, so
-that only what survived it is frozen): a new wave of phones is frozen within a second of arriving, and the
-full collections that the interpreter still starts on its own walk only what is new.  Freezing once a
-minute was not enough: the phones of a busy evening arrive between two freezes, and a full collection over
-them fell into the 15 s window of the benchmark (p99 81 and 96 ms at 500 x 6, docs/benchmarks.md).
+coroutines, starlette's WebSocket, our ``Conn`` with its queue and writer task) and a stall of 200-300 ms
+for every phone at 3,000 connections.  What lives is therefore moved out of the collector's sight with
+:func:`gc.freeze` after start-up and then every :data:`FREEZE_EVERY` seconds: a new wave of phones is
+frozen within a second of arriving, and the collections that the interpreter still starts on its own walk
+only what is new.  Freezing once a minute was not enough: the phones of a busy evening arrive between two
+freezes, and a full collection over them fell into the 15 s window of the benchmark (p99 81 and 96 ms at
+500 x 6, docs/benchmarks.md).  A freeze is a constant-time list splice; it is not preceded by a young
+collection, which walked ~30,000 objects (13-32 ms) every second and found nothing: at a steady load the
+server makes no cyclic garbage (every collection during the benchmark's window collected 0 objects).
 
-A frozen object is still freed as soon as nothing refers to it (reference counting does not care about
-the freeze); only garbage in *cycles* stays until the next thaw.  So what a closed connection holds must
-not be in a cycle: the big one was the ``websockets`` protocol and its suspended parser generator (a cycle
-that held the permessage-deflate compressor, about 37 KB a phone); ``websocket.py`` closes that generator
-when the connection is lost, and then everything a closed phone held goes back at once, frozen or not
-(tests/security/test_limits.py: the second wave of 2,000 phones reuses the first wave's memory).  What is
-left in a cycle is asyncio's own transport (it refers to itself through a bound method): about 1.3 KB a
-closed connection.  For that and for any cycle nobody has found yet, everything is thawed and collected
-once every :data:`THAW_EVERY` seconds and after :data:`THAW_AFTER_CLOSED` connections have closed: one full
-collection then (about a tenth of a second per thousand open connections), not one every few seconds.
+A frozen object is still freed as soon as nothing refers to it (reference counting ignores the freeze);
+only garbage in *cycles* would stay until the next thaw.  So a closed connection must leave no cycle
+behind.  There were two, both broken when the connection is lost (``websocket.py``): the ``websockets``
+protocol with its suspended parser generator (it held the permessage-deflate state, ~37 KB a phone: the
+freeze every 2 s tried earlier failed tests/security/test_limits.py because of it, a second wave of
+2,000 phones taking 209 MiB instead of reusing the first wave's 153), and asyncio's socket transport with
+its read callback (~1.3 KB).  With both broken a closed phone leaves nothing for the collector (measured
+with ``gc.DEBUG_SAVEALL`` after phones that played and were cut off, and after silent phones closed by the
+server), so a thaw is only a safety net for a cycle nobody has found yet: everything is thawed and
+collected once every :data:`THAW_EVERY` seconds and after :data:`THAW_AFTER_CLOSED` closed connections.
+That thaw is one full collection (measured: 200 ms over 300,000 objects, some 2,000 connections; logged),
+not one every few
+seconds.
 """
 
 from __future__ import annotations
@@ -33,13 +38,13 @@ from collections.abc import Callable
 log = logging.getLogger("gemtable")
 
 FREEZE_EVERY = 1.0
-"""Seconds between two freezes (each a young collection and :func:`gc.freeze`, well under a millisecond
-with nothing new; a few milliseconds after a wave of new phones)."""
+"""Seconds between two freezes (:func:`gc.freeze` moves the collector's lists into the permanent one at
+once, whatever their length)."""
 THAW_EVERY = 3600.0
 """Seconds between two thaws at the latest: what is frozen in cycles is given back at least this often."""
-THAW_AFTER_CLOSED = 2000
-"""Connections closed since the last thaw after which everything is thawed and collected at once: what
-they left in cycles (about 1.3 KB each, asyncio's transports) is given back."""
+THAW_AFTER_CLOSED = 10_000
+"""Connections closed since the last thaw after which everything is thawed and collected at once (a
+closed connection leaves no known cycle: this bounds what an unknown one could hold)."""
 
 
 def thaw() -> int:
@@ -69,5 +74,4 @@ async def keep_frozen(closed: Callable[[], int] = lambda: 0, freeze_every: float
                      closed() - closed_at_thaw)
             last_thaw, closed_at_thaw = time.monotonic(), closed()
         else:
-            gc.collect(1)  # the young garbage goes first: only what lives on is frozen
             gc.freeze()

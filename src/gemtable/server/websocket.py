@@ -6,15 +6,16 @@ memLevel 5) about 40 KB a phone, more than everything else a connection costs to
 side keeps one (``server_no_context_takeover`` and ``client_no_context_takeover``, which a server may ask
 for even when the browser did not offer them, RFC 7692 7.1.1): a message is compressed with a compressor
 made for it and dropped at once, and a phone's message is decompressed the same way.  A whole state
-(2.7 KB of JSON) then goes out in about 800 bytes instead of about 80, and costs about 30 us to compress
-instead of about 16 (measured on recorded states, docs/benchmarks.md); a message under :data:`RAW_BELOW`
+(2.7 KB of JSON) then goes out in about 830 bytes instead of about 80, and costs about 26 us to compress
+instead of about 15 (zlib level 1; measured on recorded states, docs/benchmarks.md); a message under :data:`RAW_BELOW`
 bytes (an error, a "has chosen") is sent uncompressed, which permessage-deflate allows message by message,
 since compressing it saves nothing.  ``GEMTABLE_WS_CONTEXT=1`` keeps the compressors (the old setting) for
 comparisons.
 
-The ``websockets`` protocol object and its parser generator refer to each other; the generator is closed
-when the connection is lost, so that everything a closed connection held is freed by reference counting,
-without waiting for a full collection of the garbage collector (``gcpolicy.py``).
+The ``websockets`` protocol object and its parser generator refer to each other, and so does asyncio's
+socket transport with its read callback; both cycles are broken when the connection is lost, so that
+everything a closed connection held is freed by reference counting, without waiting for a full
+collection of the garbage collector (``gcpolicy.py``).
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ mostly the same, compresses to a few dozen bytes; 2**10 would send 900-byte stat
 MEM_LEVEL = int(os.environ.get("GEMTABLE_WS_MEM_LEVEL", "3" if CONTEXT else "5"))
 """zlib's memLevel of the server's compressor (1 to 9: memory for speed; a compressor that lives for one
 message only can afford uvicorn's 5)."""
+LEVEL = int(os.environ.get("GEMTABLE_WS_LEVEL", "6" if CONTEXT else "1"))
+"""zlib's compression level: without the context, level 1 compresses a state in about 26 us to ~830 bytes,
+level 6 in about 37 us to ~760 (measured on recorded states)."""
 CLIENT_WINDOW_BITS = 12
 """The phones' window, as uvicorn's sans-I/O protocol asks (9 bits closed connections in the tests)."""
-RAW_BELOW = 128
+RAW_BELOW = int(os.environ.get("GEMTABLE_WS_RAW_BELOW", "128"))
 """Bytes: a smaller message goes out uncompressed (a fresh compressor would not make it smaller)."""
 
 
@@ -74,10 +78,15 @@ class SmallDeflate(WebSocketsSansIOProtocol):
                     client_no_context_takeover=not CONTEXT,
                     server_max_window_bits=WINDOW_BITS,
                     client_max_window_bits=CLIENT_WINDOW_BITS,
-                    compress_settings={"memLevel": MEM_LEVEL},
+                    compress_settings={"memLevel": MEM_LEVEL, "level": LEVEL},
                 )
             ]
 
     def connection_lost(self, exc: Exception | None) -> None:
+        transport = self.transport
         super().connection_lost(exc)
         self.conn.parser.close()  # it refers to the protocol object and the protocol to it: a cycle
+        # asyncio's socket transport refers to itself through its read callback (a bound method), and so
+        # would wait for a full collection; it reads no more once the connection is lost.
+        if getattr(transport, "_read_ready_cb", None) is not None:
+            transport._read_ready_cb = None  # type: ignore[attr-defined]
