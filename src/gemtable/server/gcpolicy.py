@@ -22,9 +22,8 @@ its read callback (~1.3 KB).  With both broken a closed phone leaves nothing for
 with ``gc.DEBUG_SAVEALL`` after phones that played and were cut off, and after silent phones closed by the
 server), so a thaw is only a safety net for a cycle nobody has found yet: everything is thawed and
 collected once every :data:`THAW_EVERY` seconds and after :data:`THAW_AFTER_CLOSED` closed connections.
-That thaw is one full collection (measured: 200 ms over 300,000 objects, some 2,000 connections; logged),
-not one every few
-seconds.
+That thaw is one full collection (measured: 200 ms over 300,000 objects, some 2,000 connections; it is
+logged), not one every few seconds.
 """
 
 from __future__ import annotations
