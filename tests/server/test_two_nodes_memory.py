@@ -81,3 +81,39 @@ def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies()
         await owner.stop()
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_a_follower_tells_its_phones_of_a_choice_as_the_owner_does() -> None:
+    """A node that follows a table sees the same change as its owner: a choice alone is a ``chosen`` for its
+    phones too (``Choices``), and anything else, or a gap in the published events, whole states."""
+    from gemtable.table.view import Choices
+
+    async def scenario() -> None:
+        store, bus = MemoryStore(), MemoryBus()
+        owner, follower = Node(store, bus, node_id="n1"), Node(store, bus, node_id="n2")
+        told: dict[str, list[Choices | None]] = {"n1": [], "n2": []}
+        for node in (owner, follower):
+            node.deliver = lambda local, changed, reply, choices, node=node: (  # type: ignore[misc]
+                told[node.id].append(choices) if changed else None)
+            await node.start()
+        mine = await owner.adopt(Table.create("TWOC", settings(), 0.0))
+        theirs = await follower.table("TWOC")
+        assert theirs is not None
+        ann = await owner.execute(mine, ops.Join(name="Ann", token="a"))
+        bob = await follower.execute(theirs, ops.Join(name="Bob", token="b"))
+        await owner.execute(mine, ops.Start(person=ann, seed=7))
+        await until(lambda: theirs.saved == mine.saved and theirs.table.phase == mine.table.phase == "playing")
+        told["n1"].clear()
+        told["n2"].clear()
+        await follower.execute(theirs, ops.Choose(person=bob, move="camp"))
+        await until(lambda: len(told["n2"]) == 1 and len(told["n1"]) == 1)
+        for choices in (told["n1"][0], told["n2"][0]):
+            assert choices is not None and choices.newly == (bob,)
+        assert told["n2"][0] == told["n1"][0]
+        await owner.execute(mine, ops.Choose(person=ann, move="deeper"))  # the reveal: whole states
+        await until(lambda: len(told["n2"]) == 2)
+        assert told["n1"][1] is None and told["n2"][1] is None
+        await owner.stop()
+        await follower.stop()
+
+    asyncio.run(scenario())

@@ -80,6 +80,34 @@ def test_an_event_number_is_written_once(make_store: Callable[[], Store]) -> Non
         with pytest.raises(Conflict):
             await b.append("ABCD", 3, [ev(99)])
         assert [e["i"] for e in await a.load("ABCD")] == [1]
+        # A handle that wrote last and has not seen another's writes since is refused too, not misled.
+        await a.append("ABCD", 2, [ev(2)])
+        await b.append("ABCD", 3, [ev(3), ev(4)])
+        with pytest.raises(Conflict):
+            await a.append("ABCD", 3, [ev(99)])
+        await a.append("ABCD", 5, [ev(5)])
+        assert [e["i"] for e in await b.load("ABCD")] == [1, 2, 3, 4, 5]
+
+    run(make_store, scenario)
+
+
+def test_appends_at_the_same_moment_are_each_written_or_refused_alone(make_store: Callable[[], Store]) -> None:
+    """Many tables append at once: a refused one — a taken number, a lease held by another — refuses only
+    itself."""
+    async def scenario(a: Store, b: Store) -> None:
+        codes = [f"T{i:03d}" for i in range(30)]
+        await a.append(codes[3], 1, [ev(1)])
+        assert await b.acquire(codes[7], "node-b", 30)
+        results = await asyncio.gather(
+            *(a.append(code, 1, [ev(1), ev(2)], owner="node-a" if code == codes[7] else None) for code in codes),
+            return_exceptions=True)
+        refused = {code: type(r) for code, r in zip(codes, results, strict=True) if r is not None}
+        assert refused == {codes[3]: Conflict, codes[7]: LeaseLost}
+        for code in codes:
+            expected = [1] if code == codes[3] else [] if code == codes[7] else [1, 2]
+            assert [e["i"] for e in await b.load(code)] == expected
+        await a.append(codes[3], 2, [ev(2)])  # the refused ones carry on as they should
+        assert [e["i"] for e in await b.load(codes[3])] == [1, 2]
 
     run(make_store, scenario)
 

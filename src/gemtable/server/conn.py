@@ -12,6 +12,7 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable
 
+from gemtable.server import protocol as p
 from gemtable.server.limits import Bucket, Limits
 
 log = logging.getLogger("gemtable")
@@ -31,6 +32,12 @@ class Conn:
         self.code: str | None = None
         self.person: int | None = None
         self.tv = False
+        self.version = 1
+        """The protocol version its ``hello`` or ``join`` spoke: 2 is told secret choices as ``chosen``."""
+        self.seq = 0
+        """Table messages (``state`` and ``chosen``) sent so far: the ``seq`` of the last one."""
+        self.synced = False
+        """Whether it has had a whole state of its table since it came (only then can a ``chosen`` follow)."""
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
         self.bucket = Bucket(limits.messages_per_second, limits.message_burst)
         self.strikes = 0
@@ -47,6 +54,17 @@ class Conn:
         except asyncio.QueueFull:
             log.info("dropping a phone that does not read its messages (%s)", self.address)
             self.close(1008)
+
+    def send_state(self, table: bytes) -> None:
+        """A whole state (the view already encoded), numbered."""
+        self.seq += 1
+        self.synced = True
+        self.send(p.state_frame(self.seq, table))
+
+    def send_chosen(self, people: bytes, choice: str | None) -> None:
+        """Someone has chosen (version 2), numbered."""
+        self.seq += 1
+        self.send(p.chosen_frame(self.seq, people, choice))
 
     def close(self, code: int = 1000) -> None:
         """Close after what is already queued has been sent (an error saying why, say)."""

@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from gemtable.bus import Bus
 from gemtable.games import GameError, default_game, find_manifest
 from gemtable.server import ops
@@ -30,7 +32,7 @@ from gemtable.server.rooms import Rooms
 from gemtable.store import Store
 from gemtable.table import Settings, Table, TableError
 from gemtable.table.table import ABSENT_GRACE
-from gemtable.table.view import encoded_views
+from gemtable.table.view import Choices, encoded_views
 
 log = logging.getLogger("gemtable")
 
@@ -127,23 +129,37 @@ class Hub:
 
     # --- telling phones -------------------------------------------------------------------
 
-    def _deliver(self, local: Local, changed: bool, reply: Conn | None) -> None:
+    def _deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None = None) -> None:
+        """Tell the phones of ``local``'s table what changed (everyone), or its state (``reply`` alone).
+
+        A change made only of secret choices (``choices``) is a ``chosen`` message of a few bytes to each
+        phone of version 2 that has the state before it; anyone else gets a whole state.  Whole states are
+        built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
         now = self.clock()
         table = local.table
         room = self.rooms.get(local.code)
         if changed and room is not None:
-            viewers: list[int | None] = list(room.people)
-            if room.onlookers:
-                viewers.append(None)
-            views = encoded_views(table, viewers, now, _state)
-            for pid, conn in room.people.items():
-                conn.send(views[pid])
-            for conn in room.onlookers:
-                conn.send(views[None])
+            conns: list[tuple[int | None, Conn]] = [*room.people.items(), *((None, c) for c in room.onlookers)]
+            whole = conns
+            if choices is not None:
+                whole = []
+                people: bytes | None = None
+                for pid, conn in conns:
+                    if conn.version < 2 or not conn.synced:
+                        whole.append((pid, conn))
+                        continue
+                    choice = choices.choice(table, pid)
+                    if choices.newly or choice is not None:
+                        people = people if people is not None else choices.people()
+                        conn.send_chosen(people, choice)
+            if whole:
+                views = encoded_views(table, {pid for pid, _ in whole}, now, _encode)
+                for pid, conn in whole:
+                    conn.send_state(views[pid])
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
-            reply.send(encoded_views(table, [viewer], now, _state)[viewer])
+            reply.send_state(encoded_views(table, [viewer], now, _encode)[viewer])
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
@@ -210,6 +226,11 @@ class Hub:
             await self._hello(conn, message)
         elif isinstance(message, p.Join):
             await self._join(conn, message)
+        elif isinstance(message, p.Sync):
+            local = self.node.tables.get(conn.code or "")
+            if local is None:
+                raise TableError("no-table", "say hello to a table first")
+            self._deliver(local, False, conn)
         else:
             await self._command(conn, message)
 
@@ -256,6 +277,7 @@ class Hub:
             await self._unbind(conn)
         conn.code = local.code
         conn.person = pid
+        conn.synced = False  # a new view: the next message to it is a whole state
         room = self.rooms.enter(local.code)
         if pid is None:
             room.onlookers.add(conn)
@@ -270,6 +292,7 @@ class Hub:
         if message.token and person is None:  # refused: nothing changes and nothing is told
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
         conn.tv = message.tv
+        conn.version = message.v
         pid = person.id if person is not None else None
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
@@ -286,6 +309,7 @@ class Hub:
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
         pid = await self.node.execute(local, ops.Join(name=message.name, token=hash_token(token)))
+        conn.version = message.v
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
         self._deliver(local, False, conn)
@@ -314,12 +338,14 @@ class Hub:
         room.onlookers.discard(conn)
         room.people[pid] = conn
         conn.person = pid
+        conn.synced = False
 
     def _to_onlooker(self, conn: Conn, local: Local) -> None:
         room = self.rooms.enter(local.code)
         if conn.person is not None and room.people.get(conn.person) is conn:
             del room.people[conn.person]
         conn.person = None
+        conn.synced = False
         room.onlookers.add(conn)
 
 
@@ -341,8 +367,7 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
     raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
 
 
-def _state(view: dict[str, Any]) -> bytes:
-    return p.encode(p.State(table=view))
+_encode = msgspec.json.Encoder().encode
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:

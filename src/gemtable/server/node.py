@@ -38,6 +38,7 @@ from gemtable.server.conn import Conn
 from gemtable.server.ops import Command, perform
 from gemtable.store import Conflict, LeaseLost, Store
 from gemtable.table import Table, TableError
+from gemtable.table.view import Choices, choices_only
 
 log = logging.getLogger("gemtable")
 
@@ -69,8 +70,9 @@ class Local:
         return self.table.code
 
 
-Deliver = Callable[[Local, bool, Conn | None], None]
-"""Tell this node's phones at a table: (table, changed, reply-to)."""
+Deliver = Callable[[Local, bool, Conn | None, Choices | None], None]
+"""Tell this node's phones at a table: (table, changed, reply-to, what the change showed if it was made only
+of secret choices — then a phone that has the state before it is told only that: ``hub.py``)."""
 Kick = Callable[[Local, int, tuple[str, int]], None]
 Present = Callable[[str], Collection[int]]
 """The people of a table (by its code) whose phones are connected to this node."""
@@ -87,7 +89,7 @@ class Node:
         self.id = node_id or secrets.token_hex(6)
         self.lease_ttl = lease_ttl
         self.tables: dict[str, Local] = {}
-        self.deliver: Deliver = lambda local, changed, reply: None
+        self.deliver: Deliver = lambda local, changed, reply, choices: None
         self.kick: Kick = lambda local, pid, keep: None
         self.present: Present = lambda code: ()
         self._loading: dict[str, asyncio.Lock] = {}
@@ -183,7 +185,7 @@ class Node:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
                 continue  # here, or to whoever runs the table now
             if reply is not None:
-                self.deliver(local, False, reply)
+                self.deliver(local, False, reply, None)
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
@@ -195,6 +197,7 @@ class Node:
             table = local.table
             now = self.clock()
             before = (table.events, frozenset(table.runtime.connected))
+            pending = dict(table.pending)
             refused: TableError | None = None
             result: Any = None
             try:
@@ -214,10 +217,12 @@ class Node:
             except (LeaseLost, Conflict):
                 await self._demote(local)
                 raise Moved from None
-            changed = before != (table.events, frozenset(table.runtime.connected))
+            connected = frozenset(table.runtime.connected)
+            changed = before != (table.events, connected)
             if changed:
                 await self._publish(local, events)
-            self.deliver(local, changed, reply)
+            choices = choices_only(table, pending, events) if changed and before[1] == connected else None
+            self.deliver(local, changed, reply, choices)
             self._schedule(local)
             if refused is not None:
                 raise refused
@@ -354,15 +359,20 @@ class Node:
             if local.owned:
                 return
             seq, events = int(message["seq"]), list(message["events"])
-            if seq > local.saved + 1:  # missed something: read it from the log
+            gap = seq > local.saved + 1
+            if gap:  # missed something: read it from the log
                 events = await self.store.load(code, local.saved + 1)
                 seq = local.saved + 1
-            for event in events[local.saved + 1 - seq:]:
-                local.table.apply(event)
+            table = local.table
+            pending, connected = dict(table.pending), set(table.runtime.connected)
+            fresh = events[local.saved + 1 - seq:]
+            for event in fresh:
+                table.apply(event)
                 local.saved += 1
-            local.table.records.clear()  # the owner saves them
-            local.table.runtime.connected = set(message.get("connected", []))
-            self.deliver(local, True, None)
+            table.records.clear()  # the owner saves them
+            table.runtime.connected = set(message.get("connected", []))
+            same = not gap and connected == table.runtime.connected
+            self.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
 
     async def _on_command(self, code: str, data: bytes) -> None:
         message = json.loads(data)
@@ -493,7 +503,7 @@ class Node:
                     local.table.apply(event)
                     local.saved += 1
                 local.table.records.clear()  # the owner saves them
-            self.deliver(local, True, None)
+            self.deliver(local, True, None, None)
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)

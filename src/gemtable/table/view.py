@@ -7,7 +7,9 @@ own view for the viewer's seat.  Seat tokens never appear in a view.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
@@ -81,6 +83,55 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
             states[seat] = None if game is None else msgspec.Raw(_raw(game.view(seat).to_json()))
         out[pid] = encode({**head, **listing, "me": _me(table, me, seat, queue, to_act), "state": states[seat],
                            **tail})
+    return out
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A change made only of secret choices, as each viewer's view changes with it: the people now shown
+    as having chosen (``newly``), and the seats whose own choice changed (``seats``), whose phones are told
+    their new choice.  Nothing else of any view changes (``remaining_ms`` counts down as before)."""
+
+    newly: tuple[int, ...]
+    seats: frozenset[int]
+
+    def people(self) -> bytes:
+        """``newly`` as JSON, encoded once for the whole room."""
+        return _raw(list(self.newly))
+
+    def choice(self, table: Table, pid: int | None) -> str | None:
+        """``pid``'s own new choice, if this change made one (``None`` for everyone else)."""
+        me = table.people.get(pid) if pid is not None else None
+        seat = me.seat if me is not None and me.status != Status.GONE else None
+        return table.pending.get(seat) if seat is not None and seat in self.seats else None
+
+
+def choices_only(table: Table, pending_before: Mapping[int, str],
+                 events: Sequence[Mapping[str, Any]]) -> Choices | None:
+    """What a change shows, if it was made only of secret choices (``chose`` events, the pending choices
+    before them in ``pending_before``); None for any other change, which needs whole views.  A choice
+    changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
+    if not events or table.game is None or table.phase != "playing":
+        return None
+    seats: set[int] = set()
+    for event in events:
+        if event.get("type") != "chose":
+            return None
+        seats.add(int(event["seat"]))
+    if any(seat not in table.pending for seat in seats):
+        return None  # not a choice that stands (cannot happen: then the change held other events too)
+    newly = tuple(sorted(p.id for p in table.people.values() if p.seat in seats and p.seat not in pending_before))
+    return Choices(newly, frozenset(seats))
+
+
+def apply_choices(view: JSON, people: Iterable[int], choice: str | None) -> JSON:
+    """A phone's view after a ``chosen`` message (what the pages' ``delta.js`` does too): a new view,
+    the old one untouched."""
+    marked = set(people)
+    out = dict(view)
+    out["people"] = [{**p, "chosen": True} if p["id"] in marked else p for p in view["people"]]
+    if choice is not None and view.get("me") is not None:
+        out["me"] = {**view["me"], "choice": choice}
     return out
 
 
