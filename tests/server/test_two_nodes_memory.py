@@ -5,6 +5,7 @@ takeover when the owner dies (its lease lapses on the shared clock) — no proce
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 
 import pytest
@@ -117,3 +118,29 @@ def test_a_follower_tells_its_phones_of_a_choice_as_the_owner_does() -> None:
         await follower.stop()
 
     asyncio.run(scenario())
+
+
+def test_an_embedded_node_that_stalls_keeps_its_tables() -> None:
+    """One node alone (the embedded mode) whose upkeep is late — a loop saturated for many seconds — still
+    runs its table: with the embedded lease nobody could have taken it over, so it does not demote itself
+    and reload; with the cluster's 3 s lease the same stall costs it the table (another node may have it)."""
+    from gemtable.server.node import EMBEDDED_LEASE
+
+    async def stalled(lease: float) -> bool:
+        clock = [1000.0]
+        store = MemoryStore(clock=lambda: clock[0])
+        node = Node(store, None, clock=lambda: clock[0], node_id="embedded", lease_ttl=lease)
+        await node.start()
+        assert node._maintenance is not None
+        node._maintenance.cancel()  # the upkeep does not get to run: the loop is busy
+        local = await node.adopt(Table.create("SOLO", settings(), clock[0]))
+        await node.execute(local, ops.Join(name="Ann", token="a"))
+        clock[0] += 30.0  # thirty seconds without a renewal
+        with contextlib.suppress(Moved):
+            await node.run(local, ops.Join(name="Bob", token="b"))
+        owned = local.owned and {p.name for p in local.table.people.values()} == {"Ann", "Bob"}
+        await node.stop()
+        return owned
+
+    assert asyncio.run(stalled(EMBEDDED_LEASE))
+    assert not asyncio.run(stalled(3.0))

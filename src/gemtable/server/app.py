@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.routing import WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from gemtable.bus import Bus
 from gemtable.server import pages
@@ -28,10 +29,11 @@ from gemtable.store import Store
 
 def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | None = None,
                bus: Bus | None = None, node_id: str | None = None, hub: Hub | None = None,
-               site: Site | None = None, tune_gc: bool = False) -> Starlette:
+               site: Site | None = None, tune_gc: bool = False, lease_ttl: float = 3.0) -> Starlette:
     """The application.  ``tune_gc``: keep long-lived objects out of the garbage collector's full
     collections (``gcpolicy.py``; what ``gemtable serve`` does)."""
-    hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id)
+    hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id,
+                     lease_ttl=lease_ttl)
     site = site or Site.build(8000)
 
     @contextlib.asynccontextmanager
@@ -48,14 +50,38 @@ def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | No
             if bus is not None:
                 await bus.close()
 
-    routes = [*pages.routes(), *Api(hub, store, site).routes(), WebSocketRoute("/ws", Phones(hub).serve)]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=[*pages.routes(), *Api(hub, store, site).routes()], lifespan=lifespan)
     app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
+    phones = Phones(hub)
+
+    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        await phones.serve(WebSocket(scope, receive, send))
+
+    # The same Host and Origin checks in front of the phones' endpoint as in front of everything else.
+    checked = TrustedHostMiddleware(SameOrigin(endpoint, site), allowed_hosts=list(site.hosts), www_redirect=False)
+    app.add_middleware(PhonesFirst, phones=checked)
     app.state.hub = hub
     app.state.site = site
     return app
 
 
-__all__ = ["QR_CACHE", "WEB", "create_app"]
+class PhonesFirst:
+    """ASGI middleware: a phone's WebSocket (``/ws``) goes straight to its endpoint, behind its own Host and
+    Origin checks, instead of through the whole stack the pages and the API need (the error pages, the
+    router, the security headers of HTTP answers).  A connection lives for hours, and every layer it passes
+    stays in memory as long as it does: about 5 KB a phone (``docs/benchmarks.md``)."""
+
+    def __init__(self, app: ASGIApp, phones: ASGIApp) -> None:
+        self.app = app
+        self.phones = phones
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await self.phones(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+__all__ = ["QR_CACHE", "WEB", "PhonesFirst", "create_app"]

@@ -10,7 +10,6 @@ alone.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
@@ -190,10 +189,7 @@ class Hub:
             self.connections[conn.address] = left
         else:
             self.connections.pop(conn.address, None)
-        if not conn.closed:
-            conn.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.queue.put_nowait(None)
+        conn.ended()
         await conn.finish(0.5)
         await self._unbind(conn)
 

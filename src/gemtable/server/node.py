@@ -44,6 +44,11 @@ log = logging.getLogger("gemtable")
 
 ACTIVE_WINDOW = 2 * 24 * 3600.0
 """Tables touched within this many seconds are kept running (and come back after a restart)."""
+EMBEDDED_LEASE = 600.0
+"""Seconds of a lease in the embedded mode (one process, the SQLite file locked to it, ``run.py``): no other
+node can take a table over, so a lease that lapsed would only make the node demote itself from its own
+table and reload it from the log.  Under a load that saturates it (2,000 tables of 8 phones on one core) a
+3 s lease was renewed late, and the node spent a third of its time losing and retaking its own tables."""
 FORWARD_TIMEOUT = 8.0
 """Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
 command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
@@ -63,6 +68,8 @@ class Local:
     owned: bool
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
+    wake: float | None = None
+    """The table time ``timer`` was armed for."""
     records_saved: set[int] = field(default_factory=set)
 
     @property
@@ -270,15 +277,22 @@ class Node:
         local.table.records.clear()
 
     def _schedule(self, local: Local) -> None:
+        wake = local.table.next_wakeup() if local.owned else None
+        if wake is not None and local.timer is not None and local.wake == wake:
+            return  # armed for that moment already (a choice seldom moves the table's next deadline)
         if local.timer is not None:
             local.timer.cancel()
             local.timer = None
-        wake = local.table.next_wakeup() if local.owned else None
+        local.wake = wake
         if wake is None:
             return
         delay = max(0.0, wake - self.clock()) + 0.005
         # The coroutine is made when the timer fires: a timer cancelled (rescheduled) leaves none behind unawaited.
-        local.timer = asyncio.get_running_loop().call_later(delay, lambda: self._spawn(self._tick(local)))
+        local.timer = asyncio.get_running_loop().call_later(delay, self._fire, local)
+
+    def _fire(self, local: Local) -> None:
+        local.timer = None  # fired: the next ``_schedule`` arms a new one, even for the same moment
+        self._spawn(self._tick(local))
 
     async def _tick(self, local: Local) -> None:
         with contextlib.suppress(Moved, TableError):

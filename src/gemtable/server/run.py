@@ -15,6 +15,7 @@ import uvicorn
 from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
+from gemtable.server.node import EMBEDDED_LEASE
 from gemtable.server.site import Site, SiteError
 from gemtable.server.websocket import SmallDeflate
 from gemtable.store import Store
@@ -78,10 +79,12 @@ def serve(args: argparse.Namespace) -> int:
         from gemtable.store.redis import RedisStore
 
         store, bus, node_id, where = RedisStore(redis_url), RedisBus(redis_url), None, f"cluster node on {redis_url}"
+        lease = 3.0
     else:
         folder = data_folder(args)
         lock = lock_data(folder)
         store, bus, node_id = SqliteStore(folder / "gemtable.sqlite3"), None, "embedded"
+        lease = EMBEDDED_LEASE  # the data folder is locked to this process: no other node can take over
         where = f"data in {folder}"
     try:
         site = Site.from_env(args.port, args.host, getattr(args, "public_url", None),
@@ -89,7 +92,7 @@ def serve(args: argparse.Namespace) -> int:
     except SiteError as exc:
         raise SystemExit(f"gemtable: {exc}") from None
     app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
-                     bus=bus, node_id=node_id, site=site, tune_gc=True)
+                     bus=bus, node_id=node_id, site=site, tune_gc=True, lease_ttl=lease)
     host = args.host
     print("\n" + site.banner(where), flush=True)
     if site.reachable and not args.no_qr and sys.stdout.isatty():
