@@ -48,7 +48,7 @@ socket after every message and starts again when it is read (two ``epoll_ctl`` s
 8 % of the server's time at 100 x 6 instant); here only once this many wait.  A phone's messages are at
 most 4 KB by the protocol and 64 KiB by the frame limit, so this bounds what one phone can queue."""
 CLIENT_WINDOW_BITS = 12
-"""The phones' window, as uvicorn's sans-I/O protocol asks (9 bits closed connections in the tests)."""
+"""The phones' window, as uvicorn's sans-I/O protocol asks."""
 RAW_BELOW = int(os.environ.get("GEMTABLE_WS_RAW_BELOW", "128"))
 """Bytes: a smaller message goes out uncompressed (a fresh compressor would not make it smaller)."""
 
