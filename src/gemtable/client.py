@@ -7,7 +7,9 @@
 
 The client keeps the latest state the server sent (``client.state``), the
 errors it received (``client.errors``) and the seat token (``client.token``).
-It speaks the protocol's own types (``gemtable.server.protocol``) both ways.
+It speaks the protocol's own types (``gemtable.server.protocol``) both ways, in
+version 2: a ``chosen`` message is applied to the state it follows; a missing
+``seq`` (a message lost) asks the server for the whole state again (``sync``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from gemtable.server import protocol as p
+from gemtable.table.view import apply_choices
 
 State = dict[str, Any]
 
@@ -36,8 +39,10 @@ class ServerError(RuntimeError):
 
 
 class Client:
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, version: int = p.VERSION) -> None:
         self.ws = ws
+        self.version = version
+        """The protocol version its ``hello`` and ``join`` speak (1: a whole state after every change)."""
         self.state: State | None = None
         self.person: int | None = None
         self.token: str | None = None
@@ -47,12 +52,19 @@ class Client:
         """Every frame received, raw (for secrecy tests)."""
         self.replaced = False
         self.closed = False
+        self.ended: str | None = None
+        """Why the connection ended, once it has (the close frame, or the client's own error)."""
+        self.seq = 0
+        """The ``seq`` of the last table message taken (a ``state`` or a ``chosen``)."""
+        self.syncs = 0
+        """How many times a missing message made this client ask for the whole state."""
+        self._syncing = False
         self._changed = asyncio.Condition()
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, url: str) -> Client:
-        return cls(await websockets.connect(url, max_size=2**22, open_timeout=10))
+    async def open(cls, url: str, version: int = p.VERSION) -> Client:
+        return cls(await websockets.connect(url, max_size=2**22, open_timeout=10), version)
 
     @classmethod
     def connect(cls, url: str) -> _Connecting:
@@ -79,7 +91,7 @@ class Client:
         (the error is in ``errors``)."""
         self.code = code
         seen = len(self.frames)
-        await self.send(p.Hello(code=code, token=token, tv=tv))
+        await self.send(p.Hello(v=self.version, code=code, token=token, tv=tv))
         if token:
             self.token = token
         # The table's state; or, for a token the table refuses, only the error (a refusal tells nothing more).
@@ -89,7 +101,7 @@ class Client:
     async def join(self, code: str, name: str) -> State:
         self.code = code
         seen = len(self.frames)
-        await self.send(p.Join(code=code, name=name))
+        await self.send(p.Join(v=self.version, code=code, name=name))
         await self._wait(lambda: self.token is not None or len(self.errors_since(seen)) > 0)
         if self.token is None:
             error = self.errors_since(seen)[-1]
@@ -113,19 +125,23 @@ class Client:
 
     async def remove(self, person: int) -> None:
         """The host removes someone whose phone is gone."""
-        await self.send({"type": "remove", "v": 1, "person": person})
+        await self.send({"type": "remove", "v": self.version, "person": person})
 
     # --- waiting ---------------------------------------------------------------------------
 
     async def until(self, test: Callable[[State], bool], timeout: float = 15.0, after: int = 0) -> State:
-        """The first state (received after frame ``after``) for which ``test`` is true."""
+        """The first state (received after frame ``after``) for which ``test`` is true — that state, even if
+        newer ones have come since (a phone that changes its mind quickly passes through states)."""
+        found: list[State] = []
 
         def ready() -> bool:
-            return self.state is not None and len(self.frames) > after and test(self.state)
+            if self.state is not None and len(self.frames) > after and test(self.state):
+                found.append(self.state)
+                return True
+            return False
 
         await self._wait(ready, timeout)
-        assert self.state is not None
-        return self.state
+        return found[0]
 
     async def error(self, timeout: float = 10.0, after: int = 0) -> dict[str, Any]:
         """The first error received after error number ``after``."""
@@ -141,10 +157,18 @@ class Client:
         return out
 
     async def _wait(self, ready: Callable[[], bool], timeout: float = 15.0) -> None:
+        """Until ``ready()`` is true (it is not asked again once it was: the reader may have moved on since)."""
+        met = False
+
+        def done() -> bool:
+            nonlocal met
+            met = met or ready()
+            return met or self.closed
+
         async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: ready() or self.closed), timeout)
-        if not ready():
-            raise ConnectionError("the server closed the connection")
+            await asyncio.wait_for(self._changed.wait_for(done), timeout)
+        if not met:
+            raise ConnectionError(f"the connection ended ({self.ended})")
 
     async def _read(self) -> None:
         try:
@@ -155,8 +179,12 @@ class Client:
                     self._take(p.decode_server(text))
                 async with self._changed:
                     self._changed.notify_all()
-        except websockets.ConnectionClosed:
-            pass
+            self.ended = f"closed with {self.ws.close_code} {self.ws.close_reason!r}"
+        except websockets.ConnectionClosed as exc:
+            self.ended = str(exc)
+        except BaseException as exc:
+            self.ended = f"client error: {exc!r}"
+            raise
         finally:
             self.closed = True
             async with self._changed:
@@ -165,6 +193,16 @@ class Client:
     def _take(self, message: p.ServerMessage) -> None:
         if isinstance(message, p.State):
             self.state = message.table
+            self.seq = message.seq
+            self._syncing = False
+        elif isinstance(message, p.Chosen):
+            if self._syncing:
+                return  # the whole state asked for is on its way
+            if self.state is None or message.seq != self.seq + 1:
+                self._sync()
+                return
+            self.seq = message.seq
+            self.state = apply_choices(self.state, message.people, message.choice)
         elif isinstance(message, p.Welcome):
             self.person = message.person
             if message.token:
@@ -173,6 +211,14 @@ class Client:
             self.errors.append(msgspec.to_builtins(message))
         elif isinstance(message, p.Replaced):
             self.replaced = True
+
+
+    def _sync(self) -> None:
+        """A table message was missed: ask for the whole state (once until it comes)."""
+        self._syncing = True
+        self.syncs += 1
+        task = asyncio.ensure_future(self.send(p.Sync()))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
 
 class _Connecting:

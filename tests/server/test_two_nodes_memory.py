@@ -5,6 +5,7 @@ takeover when the owner dies (its lease lapses on the shared clock) — no proce
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 
 import pytest
@@ -81,3 +82,65 @@ def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies()
         await owner.stop()
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_a_follower_tells_its_phones_of_a_choice_as_the_owner_does() -> None:
+    """A node that follows a table sees the same change as its owner: a choice alone is a ``chosen`` for its
+    phones too (``Choices``), and anything else, or a gap in the published events, whole states."""
+    from gemtable.table.view import Choices
+
+    async def scenario() -> None:
+        store, bus = MemoryStore(), MemoryBus()
+        owner, follower = Node(store, bus, node_id="n1"), Node(store, bus, node_id="n2")
+        told: dict[str, list[Choices | None]] = {"n1": [], "n2": []}
+        for node in (owner, follower):
+            node.deliver = lambda local, changed, reply, choices, node=node: (  # type: ignore[misc]
+                told[node.id].append(choices) if changed else None)
+            await node.start()
+        mine = await owner.adopt(Table.create("TWOC", settings(), 0.0))
+        theirs = await follower.table("TWOC")
+        assert theirs is not None
+        ann = await owner.execute(mine, ops.Join(name="Ann", token="a"))
+        bob = await follower.execute(theirs, ops.Join(name="Bob", token="b"))
+        await owner.execute(mine, ops.Start(person=ann, seed=7))
+        await until(lambda: theirs.saved == mine.saved and theirs.table.phase == mine.table.phase == "playing")
+        told["n1"].clear()
+        told["n2"].clear()
+        await follower.execute(theirs, ops.Choose(person=bob, move="camp"))
+        await until(lambda: len(told["n2"]) == 1 and len(told["n1"]) == 1)
+        for choices in (told["n1"][0], told["n2"][0]):
+            assert choices is not None and choices.newly == (bob,)
+        assert told["n2"][0] == told["n1"][0]
+        await owner.execute(mine, ops.Choose(person=ann, move="deeper"))  # the reveal: whole states
+        await until(lambda: len(told["n2"]) == 2)
+        assert told["n1"][1] is None and told["n2"][1] is None
+        await owner.stop()
+        await follower.stop()
+
+    asyncio.run(scenario())
+
+
+def test_an_embedded_node_that_stalls_keeps_its_tables() -> None:
+    """One node alone (the embedded mode) whose upkeep is late — a loop saturated for many seconds — still
+    runs its table: with the embedded lease nobody could have taken it over, so it does not demote itself
+    and reload; with the cluster's 3 s lease the same stall costs it the table (another node may have it)."""
+    from gemtable.server.node import EMBEDDED_LEASE
+
+    async def stalled(lease: float) -> bool:
+        clock = [1000.0]
+        store = MemoryStore(clock=lambda: clock[0])
+        node = Node(store, None, clock=lambda: clock[0], node_id="embedded", lease_ttl=lease)
+        await node.start()
+        assert node._maintenance is not None
+        node._maintenance.cancel()  # the upkeep does not get to run: the loop is busy
+        local = await node.adopt(Table.create("SOLO", settings(), clock[0]))
+        await node.execute(local, ops.Join(name="Ann", token="a"))
+        clock[0] += 30.0  # thirty seconds without a renewal
+        with contextlib.suppress(Moved):
+            await node.run(local, ops.Join(name="Bob", token="b"))
+        owned = local.owned and {p.name for p in local.table.people.values()} == {"Ann", "Bob"}
+        await node.stop()
+        return owned
+
+    assert asyncio.run(stalled(EMBEDDED_LEASE))
+    assert not asyncio.run(stalled(3.0))

@@ -80,6 +80,34 @@ def test_an_event_number_is_written_once(make_store: Callable[[], Store]) -> Non
         with pytest.raises(Conflict):
             await b.append("ABCD", 3, [ev(99)])
         assert [e["i"] for e in await a.load("ABCD")] == [1]
+        # A handle that wrote last and has not seen another's writes since is refused too, not misled.
+        await a.append("ABCD", 2, [ev(2)])
+        await b.append("ABCD", 3, [ev(3), ev(4)])
+        with pytest.raises(Conflict):
+            await a.append("ABCD", 3, [ev(99)])
+        await a.append("ABCD", 5, [ev(5)])
+        assert [e["i"] for e in await b.load("ABCD")] == [1, 2, 3, 4, 5]
+
+    run(make_store, scenario)
+
+
+def test_appends_at_the_same_moment_are_each_written_or_refused_alone(make_store: Callable[[], Store]) -> None:
+    """Many tables append at once: a refused one — a taken number, a lease held by another — refuses only
+    itself."""
+    async def scenario(a: Store, b: Store) -> None:
+        codes = [f"T{i:03d}" for i in range(30)]
+        await a.append(codes[3], 1, [ev(1)])
+        assert await b.acquire(codes[7], "node-b", 30)
+        results = await asyncio.gather(
+            *(a.append(code, 1, [ev(1), ev(2)], owner="node-a" if code == codes[7] else None) for code in codes),
+            return_exceptions=True)
+        refused = {code: type(r) for code, r in zip(codes, results, strict=True) if r is not None}
+        assert refused == {codes[3]: Conflict, codes[7]: LeaseLost}
+        for code in codes:
+            expected = [1] if code == codes[3] else [] if code == codes[7] else [1, 2]
+            assert [e["i"] for e in await b.load(code)] == expected
+        await a.append(codes[3], 2, [ev(2)])  # the refused ones carry on as they should
+        assert [e["i"] for e in await b.load(codes[3])] == [1, 2]
 
     run(make_store, scenario)
 
@@ -99,6 +127,24 @@ def test_only_the_lease_holder_may_append(make_store: Callable[[], Store]) -> No
             await a.append("ABCD", 2, [ev(2)], owner="node-a")
         await b.append("ABCD", 2, [ev(2)], owner="node-b")
         assert [e["i"] for e in await a.load("ABCD")] == [1, 2]
+
+    run(make_store, scenario)
+
+
+def test_leases_renew_together(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        assert await a.renew([], "node-a", 30) == set()
+        assert await a.acquire("ABCD", "node-a", 30)
+        assert await b.acquire("EFHJ", "node-b", 30)
+        assert await a.renew(["ABCD", "EFHJ", "KLMN"], "node-a", 30) == {"ABCD", "KLMN"}
+        assert await b.owners(["ABCD", "EFHJ", "KLMN"]) == {"ABCD": "node-a", "EFHJ": "node-b", "KLMN": "node-a"}
+        assert not await b.acquire("KLMN", "node-b", 30)
+        await a.append("KLMN", 1, [ev(1)], owner="node-a")
+        assert await a.renew(["ABCD"], "node-a", 0.2) == {"ABCD"}  # renewing sets the new time
+        await asyncio.sleep(0.4)
+        assert await b.renew(["ABCD", "EFHJ"], "node-b", 30) == {"ABCD", "EFHJ"}
+        with pytest.raises(LeaseLost):
+            await a.append("ABCD", 1, [ev(1)], owner="node-a")
 
     run(make_store, scenario)
 

@@ -13,9 +13,12 @@ import hashlib
 import json
 from typing import Any
 
+import msgspec
+
 from gemtable.games import find_game
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import RESULTS, Settings, Status, Table, table_view
+from gemtable.table.view import encoded_views
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
@@ -244,4 +247,14 @@ def check_all(table: Table, now: float) -> None:
     check_chairs(table)
     check_conservation(table)
     check_secrecy(table, now)
+    check_encoded_views(table, now)
     assert_rebuilds(table, now)
+
+
+def check_encoded_views(table: Table, now: float) -> None:
+    """The server's views, built once for everyone and encoded by parts, are each viewer's
+    :func:`table_view` exactly (as JSON), for everyone at the table, and for an onlooker."""
+    viewers: list[int | None] = [*table.people, None]
+    encoded = encoded_views(table, viewers, now, msgspec.json.encode)
+    for pid in viewers:
+        assert msgspec.json.decode(encoded[pid]) == json.loads(json.dumps(table_view(table, pid, now)))

@@ -10,7 +10,9 @@ would: every command at the current time, then ``tick(now)``.  After every step:
 * no two people share a chair, and there are at most as many chairs as the game has;
 * the table rebuilt from its events is the same table;
 * the expedition conserves its gems;
-* once the clock has caught up, ``next_wakeup`` is in the future (nothing is overdue).
+* once the clock has caught up, ``next_wakeup`` is in the future (nothing is overdue);
+* a step made only of secret choices (what the server tells as a ``chosen`` message, protocol version 2)
+  changes every viewer's view exactly as ``apply_choices`` says, and nothing else of it.
 
 At the end, with everyone connected and silent, the clock alone finishes the game.
 Sequences come from Hypothesis (which shrinks a failure to a short story) and
@@ -29,6 +31,7 @@ from hypothesis import strategies as st
 from gemtable.games import GameRecord, replay
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import LOBBY, PAUSE, PLAYING, RESULTS, Status, Table, TableError
+from gemtable.table.view import apply_choices, choices_only, table_view
 
 from ._helpers import check_all, new_table, run_clock, snapshot, token
 
@@ -57,6 +60,7 @@ class Story:
         self.refused = 0
         self.done = 0
         self.seed = 0
+        self.chosen_steps = 0
 
     # --- resolving abstract actions -------------------------------------------------------
 
@@ -124,6 +128,7 @@ class Story:
 
     def play(self, action: Action) -> None:
         table = self.table
+        watch = self._before_choices()
         if action[0] == "tick":
             self.now += action[1]
         else:
@@ -139,11 +144,35 @@ class Story:
                 if self.careful:
                     assert snapshot(table, self.now) == before, f"{action} was refused but changed the table"
         table.tick(self.now)
+        self._check_choices(watch)
         wake = table.next_wakeup()
         assert wake is None or wake > self.now, f"overdue after a tick at {self.now}: {wake} ({table.phase})"
         self.steps += 1
         if self.steps % self.check_every == 0:
             check_all(table, self.now)
+
+    def _before_choices(self) -> tuple[int, dict[int, str], frozenset[int], dict[int | None, Any]] | None:
+        """What a ``chosen`` message is checked against: the views before a step of a game in play."""
+        table = self.table
+        if table.phase != PLAYING:
+            return None
+        views = {pid: table_view(table, pid, self.now) for pid in [*table.people, None]}
+        return len(table.outbox), dict(table.pending), frozenset(table.runtime.connected), views
+
+    def _check_choices(self, watch: tuple[int, dict[int, str], frozenset[int], dict[int | None, Any]] | None) -> None:
+        if watch is None:
+            return
+        table = self.table
+        size, pending, connected, views = watch
+        events = table.outbox[size:]
+        choices = choices_only(table, pending, events) if connected == frozenset(table.runtime.connected) else None
+        if choices is None:
+            return
+        self.chosen_steps += 1
+        for pid, before in views.items():
+            after = table_view(table, pid, self.now)
+            told = apply_choices(before, choices.newly, choices.choice(table, pid))
+            assert {**told, "remaining_ms": 0} == {**after, "remaining_ms": 0}, (pid, events)
 
     def finish(self) -> None:
         """Everyone comes back and stays silent: the clock alone ends the game."""
@@ -259,12 +288,15 @@ def test_random_walks_keep_the_table_sound(seed: int) -> None:
 def test_random_walks_reach_the_interesting_places() -> None:
     """The walks are not all refusals: they play games, fill the table and empty it again."""
     kinds: set[str] = set()
-    games = 0
+    games = chosen = 0
     for seed in range(12):
         rng = random.Random(seed)
         actions = [random_action(rng, montecarlo=False) for _ in range(150)]
         story = run_story(actions, check_every=10**9, careful=False)
         kinds |= {event["type"] for event in story.table.outbox}
         games += story.table.game_number
+        chosen += story.chosen_steps
     assert {"game", "round", "chose", "moves", "left", "bot", "seated", "away", "back"} <= kinds
     assert games >= 12
+    print(f"{chosen} steps made only of secret choices")
+    assert chosen >= 24  # and many steps were told as a chosen message (and checked against the views)

@@ -447,10 +447,11 @@ class Strategies:
     def valid(self, data: Any) -> dict[str, Any]:
         st = self.st
         kind = data.draw(st.sampled_from(
-            ["hello", "join", "choose", "choose", "choose", "start", "leave", "add_bot", "remove_bot", "ping"]))
+            ["hello", "join", "choose", "choose", "choose", "start", "leave", "add_bot", "remove_bot", "ping",
+             "sync"]))
         msg: dict[str, Any] = {"type": kind}
         if data.draw(st.booleans()):
-            msg["v"] = 1
+            msg["v"] = data.draw(st.sampled_from([1, 2]))
         if kind == "hello":
             msg["code"] = self.code(data)
             token = self.token(data, msg["code"])
@@ -749,6 +750,11 @@ class _Phone:
                 stats.problem(f"state: {problem}")
             if isinstance(view, dict) and isinstance(view.get("decision"), int):
                 pool.decisions.append(view["decision"])
+        elif kind == "chosen":
+            people, choice = msg.get("people"), msg.get("choice", "camp")
+            if not isinstance(msg.get("seq"), int) or not isinstance(people, list) \
+                    or not all(isinstance(p, int) for p in people) or choice not in ("deeper", "camp"):
+                stats.problem(f"a malformed chosen message: {raw[:160]!r}")
 
     def welcome(self, msg: dict[str, Any]) -> None:
         code, person, token = str(msg.get("code")), msg.get("person"), msg.get("token")

@@ -10,7 +10,6 @@ alone.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
@@ -18,6 +17,8 @@ import secrets
 import time
 from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from gemtable.bus import Bus
 from gemtable.games import GameError, default_game, find_manifest
@@ -28,8 +29,9 @@ from gemtable.server.limits import AddressLimiter, Limits
 from gemtable.server.node import Local, Node
 from gemtable.server.rooms import Rooms
 from gemtable.store import Store
-from gemtable.table import Settings, Table, TableError, table_view
+from gemtable.table import Settings, Table, TableError
 from gemtable.table.table import ABSENT_GRACE
+from gemtable.table.view import Choices, encoded_views
 
 log = logging.getLogger("gemtable")
 
@@ -65,6 +67,8 @@ class Hub:
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
+        self.closed = 0
+        """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
 
     async def start(self) -> None:
         await self.node.start()
@@ -124,20 +128,37 @@ class Hub:
 
     # --- telling phones -------------------------------------------------------------------
 
-    def _deliver(self, local: Local, changed: bool, reply: Conn | None) -> None:
+    def _deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None = None) -> None:
+        """Tell the phones of ``local``'s table what changed (everyone), or its state (``reply`` alone).
+
+        A change made only of secret choices (``choices``) is a ``chosen`` message of a few bytes to each
+        phone of version 2 that has the state before it; anyone else gets a whole state.  Whole states are
+        built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
         now = self.clock()
         table = local.table
         room = self.rooms.get(local.code)
         if changed and room is not None:
-            for pid, conn in room.people.items():
-                conn.send(p.encode(p.State(table=table_view(table, pid, now))))
-            if room.onlookers:
-                data = p.encode(p.State(table=table_view(table, None, now)))
-                for conn in room.onlookers:
-                    conn.send(data)
+            conns: list[tuple[int | None, Conn]] = [*room.people.items(), *((None, c) for c in room.onlookers)]
+            whole = conns
+            if choices is not None:
+                whole = []
+                people: bytes | None = None
+                for pid, conn in conns:
+                    if conn.version < 2 or not conn.synced:
+                        whole.append((pid, conn))
+                        continue
+                    choice = choices.choice(table, pid)
+                    if choices.newly or choice is not None:
+                        people = people if people is not None else choices.people()
+                        conn.send_chosen(people, choice)
+            if whole:
+                views = encoded_views(table, {pid for pid, _ in whole}, now, _encode)
+                for pid, conn in whole:
+                    conn.send_state(views[pid])
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
-            reply.send(p.encode(p.State(table=table_view(table, reply.person if mine else None, now))))
+            viewer = reply.person if mine else None
+            reply.send_state(encoded_views(table, [viewer], now, _encode)[viewer])
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
@@ -162,15 +183,13 @@ class Hub:
 
     async def drop(self, conn: Conn) -> None:
         """A connection ended."""
+        self.closed += 1
         left = self.connections.get(conn.address, 1) - 1
         if left > 0:
             self.connections[conn.address] = left
         else:
             self.connections.pop(conn.address, None)
-        if not conn.closed:
-            conn.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.queue.put_nowait(None)
+        conn.ended()
         await conn.finish(0.5)
         await self._unbind(conn)
 
@@ -203,6 +222,11 @@ class Hub:
             await self._hello(conn, message)
         elif isinstance(message, p.Join):
             await self._join(conn, message)
+        elif isinstance(message, p.Sync):
+            local = self.node.tables.get(conn.code or "")
+            if local is None:
+                raise TableError("no-table", "say hello to a table first")
+            self._deliver(local, False, conn)
         else:
             await self._command(conn, message)
 
@@ -249,6 +273,7 @@ class Hub:
             await self._unbind(conn)
         conn.code = local.code
         conn.person = pid
+        conn.synced = False  # a new view: the next message to it is a whole state
         room = self.rooms.enter(local.code)
         if pid is None:
             room.onlookers.add(conn)
@@ -263,6 +288,7 @@ class Hub:
         if message.token and person is None:  # refused: nothing changes and nothing is told
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
         conn.tv = message.tv
+        conn.version = message.v
         pid = person.id if person is not None else None
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
@@ -279,6 +305,7 @@ class Hub:
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
         pid = await self.node.execute(local, ops.Join(name=message.name, token=hash_token(token)))
+        conn.version = message.v
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
         self._deliver(local, False, conn)
@@ -307,12 +334,14 @@ class Hub:
         room.onlookers.discard(conn)
         room.people[pid] = conn
         conn.person = pid
+        conn.synced = False
 
     def _to_onlooker(self, conn: Conn, local: Local) -> None:
         room = self.rooms.enter(local.code)
         if conn.person is not None and room.people.get(conn.person) is conn:
             del room.people[conn.person]
         conn.person = None
+        conn.synced = False
         room.onlookers.add(conn)
 
 
@@ -332,6 +361,9 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
         case p.Leave():
             return ops.Leave(person=pid)
     raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
+
+
+_encode = msgspec.json.Encoder().encode
 
 
 def _number(value: Any, name: str, low: float, high: float) -> float:

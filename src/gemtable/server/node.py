@@ -30,17 +30,25 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from gemtable.bus import Bus, Handler, MemoryBus
 from gemtable.server import ops
 from gemtable.server.conn import Conn
 from gemtable.server.ops import Command, perform
 from gemtable.store import Conflict, LeaseLost, Store
 from gemtable.table import Table, TableError
+from gemtable.table.view import Choices, choices_only
 
 log = logging.getLogger("gemtable")
 
 ACTIVE_WINDOW = 2 * 24 * 3600.0
 """Tables touched within this many seconds are kept running (and come back after a restart)."""
+EMBEDDED_LEASE = 600.0
+"""Seconds of a lease in the embedded mode (one process, the SQLite file locked to it, ``run.py``): no other
+node can take a table over, so a lease that lapsed would only make the node demote itself from its own
+table and reload it from the log.  Under a load that saturates it (2,000 tables of 8 phones on one core) a
+3 s lease was renewed late, and the node spent a third of its time losing and retaking its own tables."""
 FORWARD_TIMEOUT = 8.0
 """Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
 command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
@@ -60,6 +68,8 @@ class Local:
     owned: bool
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
+    wake: float | None = None
+    """The table time ``timer`` was armed for."""
     records_saved: set[int] = field(default_factory=set)
 
     @property
@@ -67,8 +77,9 @@ class Local:
         return self.table.code
 
 
-Deliver = Callable[[Local, bool, Conn | None], None]
-"""Tell this node's phones at a table: (table, changed, reply-to)."""
+Deliver = Callable[[Local, bool, Conn | None, Choices | None], None]
+"""Tell this node's phones at a table: (table, changed, reply-to, what the change showed if it was made only
+of secret choices — then a phone that has the state before it is told only that: ``hub.py``)."""
 Kick = Callable[[Local, int, tuple[str, int]], None]
 Present = Callable[[str], Collection[int]]
 """The people of a table (by its code) whose phones are connected to this node."""
@@ -79,11 +90,13 @@ class Node:
                  node_id: str | None = None, lease_ttl: float = 3.0) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
+        self.alone = bus is None
+        """A bus of its own: no other node can hear it, so the table's updates are not published."""
         self.clock = clock
         self.id = node_id or secrets.token_hex(6)
         self.lease_ttl = lease_ttl
         self.tables: dict[str, Local] = {}
-        self.deliver: Deliver = lambda local, changed, reply: None
+        self.deliver: Deliver = lambda local, changed, reply, choices: None
         self.kick: Kick = lambda local, pid, keep: None
         self.present: Present = lambda code: ()
         self._loading: dict[str, asyncio.Lock] = {}
@@ -179,7 +192,7 @@ class Node:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
                 continue  # here, or to whoever runs the table now
             if reply is not None:
-                self.deliver(local, False, reply)
+                self.deliver(local, False, reply, None)
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
@@ -191,6 +204,7 @@ class Node:
             table = local.table
             now = self.clock()
             before = (table.events, frozenset(table.runtime.connected))
+            pending = dict(table.pending)
             refused: TableError | None = None
             result: Any = None
             try:
@@ -210,10 +224,12 @@ class Node:
             except (LeaseLost, Conflict):
                 await self._demote(local)
                 raise Moved from None
-            changed = before != (table.events, frozenset(table.runtime.connected))
+            connected = frozenset(table.runtime.connected)
+            changed = before != (table.events, connected)
             if changed:
                 await self._publish(local, events)
-            self.deliver(local, changed, reply)
+            choices = choices_only(table, pending, events) if changed and before[1] == connected else None
+            self.deliver(local, changed, reply, choices)
             self._schedule(local)
             if refused is not None:
                 raise refused
@@ -261,15 +277,22 @@ class Node:
         local.table.records.clear()
 
     def _schedule(self, local: Local) -> None:
+        wake = local.table.next_wakeup() if local.owned else None
+        if wake is not None and local.timer is not None and local.wake == wake:
+            return  # armed for that moment already (a choice seldom moves the table's next deadline)
         if local.timer is not None:
             local.timer.cancel()
             local.timer = None
-        wake = local.table.next_wakeup() if local.owned else None
+        local.wake = wake
         if wake is None:
             return
         delay = max(0.0, wake - self.clock()) + 0.005
         # The coroutine is made when the timer fires: a timer cancelled (rescheduled) leaves none behind unawaited.
-        local.timer = asyncio.get_running_loop().call_later(delay, lambda: self._spawn(self._tick(local)))
+        local.timer = asyncio.get_running_loop().call_later(delay, self._fire, local)
+
+    def _fire(self, local: Local) -> None:
+        local.timer = None  # fired: the next ``_schedule`` arms a new one, even for the same moment
+        self._spawn(self._tick(local))
 
     async def _tick(self, local: Local) -> None:
         with contextlib.suppress(Moved, TableError):
@@ -314,6 +337,8 @@ class Node:
         return self._channel_handlers[code]
 
     async def _publish(self, local: Local, events: list[dict[str, Any]]) -> None:
+        if self.alone:  # only this node would hear it, and it ignores its own updates
+            return
         message = {
             "node": self.id,
             "seq": local.saved - len(events) + 1,
@@ -321,13 +346,13 @@ class Node:
             "connected": sorted(local.table.runtime.connected),
         }
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def publish_kick(self, local: Local, pid: int, conn: Conn) -> None:
         """Tell every node: the newest phone of ``pid`` is ``conn``; close any other."""
         message = {"node": self.id, "kick": pid, "keep": [self.id, conn.id]}
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _on_update(self, code: str, data: bytes) -> None:
         message = json.loads(data)
@@ -348,15 +373,20 @@ class Node:
             if local.owned:
                 return
             seq, events = int(message["seq"]), list(message["events"])
-            if seq > local.saved + 1:  # missed something: read it from the log
+            gap = seq > local.saved + 1
+            if gap:  # missed something: read it from the log
                 events = await self.store.load(code, local.saved + 1)
                 seq = local.saved + 1
-            for event in events[local.saved + 1 - seq:]:
-                local.table.apply(event)
+            table = local.table
+            pending, connected = dict(table.pending), set(table.runtime.connected)
+            fresh = events[local.saved + 1 - seq:]
+            for event in fresh:
+                table.apply(event)
                 local.saved += 1
-            local.table.records.clear()  # the owner saves them
-            local.table.runtime.connected = set(message.get("connected", []))
-            self.deliver(local, True, None)
+            table.records.clear()  # the owner saves them
+            table.runtime.connected = set(message.get("connected", []))
+            same = not gap and connected == table.runtime.connected
+            self.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
 
     async def _on_command(self, code: str, data: bytes) -> None:
         message = json.loads(data)
@@ -385,7 +415,7 @@ class Node:
         self._replies[req] = future
         message = {"req": req, "node": self.id, "op": ops.to_json(command)}
         try:
-            await self.bus.publish(self._cmd_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._cmd_channel(local.code), msgspec.json.encode(message))
             reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
         finally:
             self._replies.pop(req, None)
@@ -417,7 +447,7 @@ class Node:
         """Ask the other nodes which of this table's people are connected to them."""
         message = {"node": self.id, "announce": True}
         with contextlib.suppress(Exception):
-            await self.bus.publish(self._out_channel(local.code), json.dumps(message).encode())
+            await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _reannounce(self, local: Local) -> None:
         for pid in list(self.present(local.code)):
@@ -449,8 +479,10 @@ class Node:
 
     async def _renew(self) -> None:
         self._renewed = self.clock()
-        for local in list(self.tables.values()):
-            if local.owned and not await self.store.acquire(local.code, self.id, self.lease_ttl):
+        owned = [local for local in self.tables.values() if local.owned]
+        held = await self.store.renew([local.code for local in owned], self.id, self.lease_ttl)
+        for local in owned:
+            if local.code not in held and local.owned:
                 async with local.lock:
                     await self._demote(local)
 
@@ -485,7 +517,7 @@ class Node:
                     local.table.apply(event)
                     local.saved += 1
                 local.table.records.clear()  # the owner saves them
-            self.deliver(local, True, None)
+            self.deliver(local, True, None, None)
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)

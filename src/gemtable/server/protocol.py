@@ -1,9 +1,15 @@
 """The wire protocol: every message, defined once, as msgspec types.
 
 One WebSocket per phone (or TV).  Every message is a JSON object with a
-``type``; a client may send ``v`` (the protocol version, 1).  ``docs/protocol.md``
-documents each with an example; ``GET /api/schema`` serves the JSON Schema
-generated from these types.
+``type``; a client may send ``v`` (the protocol version: 2, or 1 for a page of
+before).  ``docs/protocol.md`` documents each with an example; ``GET /api/schema``
+serves the JSON Schema generated from these types.
+
+Version 2 (a phone whose ``hello`` or ``join`` says ``"v": 2``) adds :class:`Chosen`:
+a secret choice is told to the room as a few bytes ("someone has chosen"), not as a
+new state; every table message a phone gets is numbered (``seq``), and a phone that
+finds a number missing asks for the whole state again (:class:`Sync`).  A version 1
+phone gets a whole :class:`State` after every change, as before.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from typing import Any, Literal
 
 import msgspec
 
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
+"""The versions this server speaks: a page loaded before an upgrade (version 1) keeps working."""
 MAX_MESSAGE = 4096
 """Bytes: a longer message from a phone is refused (and a much longer one closes the connection)."""
 
@@ -75,7 +83,11 @@ class Ping(_Client, tag="ping"):
     """Keep-alive; answered with pong."""
 
 
-ClientMessage = Hello | Join | Choose | Start | Leave | AddBot | RemoveBot | Remove | Ping
+class Sync(_Client, tag="sync"):
+    """Version 2: send me the whole state now (a ``seq`` was missing: a message was lost)."""
+
+
+ClientMessage = Hello | Join | Choose | Start | Leave | AddBot | RemoveBot | Remove | Ping | Sync
 
 
 class _Server(msgspec.Struct, tag_field="type"):
@@ -93,9 +105,22 @@ class Welcome(_Server, tag="welcome"):
 
 
 class State(_Server, tag="state"):
-    """The table as you may see it; sent after every change."""
+    """The table as you may see it; sent after every change (version 2: after every change but a
+    secret choice, on connecting, and when asked with ``sync``)."""
 
+    seq: int = 0
+    """This connection's table messages, numbered from 1: each ``state`` or ``chosen`` is one more."""
     table: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class Chosen(_Server, tag="chosen", omit_defaults=True):
+    """Version 2: someone has made their secret choice (or changed it).  ``people``: the people now shown
+    as having chosen (``chosen: true``); ``choice``: your own choice, only in the message to the phone that
+    made it.  Apply it to the state of number ``seq - 1``; nothing else in the state changes."""
+
+    seq: int = 0
+    people: list[int] = msgspec.field(default_factory=list)
+    choice: str | None = None
 
 
 class Error(_Server, tag="error"):
@@ -115,7 +140,7 @@ class Pong(_Server, tag="pong"):
     pass
 
 
-ServerMessage = Welcome | State | Error | Replaced | Pong
+ServerMessage = Welcome | State | Chosen | Error | Replaced | Pong
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)
@@ -144,9 +169,23 @@ def decode(data: str | bytes) -> ClientMessage:
         raise BadMessage("bad-message", f"malformed message: {text[:160]}") from None
     except msgspec.DecodeError:
         raise BadMessage("bad-json", "a message must be valid JSON") from None
-    if message.v != VERSION:
-        raise BadMessage("bad-version", f"this server speaks protocol version {VERSION}")
+    if message.v not in VERSIONS:
+        raise BadMessage("bad-version", f"this server speaks protocol versions {VERSIONS[0]} to {VERSION}")
     return message
+
+
+def state_frame(seq: int, table: bytes) -> bytes:
+    """A :class:`State` message around a table view already encoded (``table_view`` as JSON): the view is
+    built and encoded once per change and seat, the frame once per phone."""
+    return b'{"type":"state","v":%d,"seq":%d,"table":%s}' % (VERSION, seq, table)
+
+
+def chosen_frame(seq: int, people: bytes, choice: str | None = None) -> bytes:
+    """A :class:`Chosen` message; ``people`` is the JSON list already encoded (the same for the whole room)."""
+    if choice is None:
+        return b'{"type":"chosen","v":%d,"seq":%d,"people":%s}' % (VERSION, seq, people)
+    return b'{"type":"chosen","v":%d,"seq":%d,"people":%s,"choice":%s}' % (VERSION, seq, people,
+                                                                          _encoder.encode(choice))
 
 
 def encode(message: ServerMessage | ClientMessage) -> bytes:

@@ -15,9 +15,17 @@ import uvicorn
 from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
+from gemtable.server.node import EMBEDDED_LEASE
 from gemtable.server.site import Site, SiteError
+from gemtable.server.websocket import SmallDeflate
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
+
+WS_IMPL: str | type[SmallDeflate] = os.environ.get("GEMTABLE_WS") or SmallDeflate
+"""uvicorn's WebSocket implementation: its sans-I/O one (uvicorn's own default, "auto", since 0.35) with a
+smaller compressor per connection (``websocket.py``).  ``GEMTABLE_WS`` picks one of uvicorn's own
+(``auto``, ``websockets-sansio``, ``wsproto``) for comparison; ``websockets`` (the legacy one) is deprecated
+by uvicorn and warns at start."""
 
 MAX_FRAME = 64 * 1024
 """Bytes: uvicorn closes a WebSocket that sends a bigger frame (the protocol refuses anything over 4 KiB)."""
@@ -71,10 +79,12 @@ def serve(args: argparse.Namespace) -> int:
         from gemtable.store.redis import RedisStore
 
         store, bus, node_id, where = RedisStore(redis_url), RedisBus(redis_url), None, f"cluster node on {redis_url}"
+        lease = 3.0
     else:
         folder = data_folder(args)
         lock = lock_data(folder)
         store, bus, node_id = SqliteStore(folder / "gemtable.sqlite3"), None, "embedded"
+        lease = EMBEDDED_LEASE  # the data folder is locked to this process: no other node can take over
         where = f"data in {folder}"
     try:
         site = Site.from_env(args.port, args.host, getattr(args, "public_url", None),
@@ -82,7 +92,7 @@ def serve(args: argparse.Namespace) -> int:
     except SiteError as exc:
         raise SystemExit(f"gemtable: {exc}") from None
     app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
-                     bus=bus, node_id=node_id, site=site)
+                     bus=bus, node_id=node_id, site=site, tune_gc=True, lease_ttl=lease)
     host = args.host
     print("\n" + site.banner(where), flush=True)
     if site.reachable and not args.no_qr and sys.stdout.isatty():
@@ -95,6 +105,7 @@ def serve(args: argparse.Namespace) -> int:
         host=host,
         port=args.port,
         log_level="warning",
+        ws=WS_IMPL,
         ws_max_size=MAX_FRAME,
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -49,6 +49,11 @@ class Store(Protocol):
         """Take the table's lease for ``ttl`` seconds, or extend it if ``owner`` holds it already."""
         ...
 
+    async def renew(self, codes: list[str], owner: str, ttl: float) -> set[str]:
+        """:meth:`acquire` for many tables in one call (the node's upkeep, once per round for all its
+        tables): the codes whose lease ``owner`` holds now, taken or extended for ``ttl`` seconds."""
+        ...
+
     async def owners(self, codes: list[str]) -> dict[str, str | None]:
         """Who holds each table's lease now (None: nobody)."""
         ...
@@ -99,6 +104,9 @@ class MemoryStore:
             return False
         self.leases[code] = (owner, self.clock() + ttl)
         return True
+
+    async def renew(self, codes: list[str], owner: str, ttl: float) -> set[str]:
+        return {code for code in codes if await self.acquire(code, owner, ttl)}
 
     async def owners(self, codes: list[str]) -> dict[str, str | None]:
         return {code: self._holder(code) for code in codes}

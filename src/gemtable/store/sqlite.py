@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from gemtable.store import Conflict, Event, LeaseLost
 
 SCHEMA = """
@@ -44,6 +46,13 @@ CREATE TABLE IF NOT EXISTS leases (
 """
 
 
+_encoder = msgspec.json.Encoder()
+TOUCH_EVERY = 60.0
+"""Seconds: how stale a table's ``updated`` time may be (``active`` looks back two days)."""
+LAST_KEPT = 20_000
+"""Tables whose last event number a store handle remembers (``SqliteStore._last``)."""
+
+
 class SqliteStore:
     def __init__(self, path: Path | str, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
@@ -53,29 +62,54 @@ class SqliteStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self._touched: dict[str, float] = {}
+        """When this handle last wrote each table's ``updated`` time: it is written at most once every
+        :data:`TOUCH_EVERY` seconds (it only says which tables are active, over days), which spares most
+        appends an update of the ``tables`` row and its index."""
+        self._last: dict[str, int] = {}
+        """The last event number this handle wrote or read per table: the usual append needs no ``MAX`` query.
+        Another handle on the same file (another node) that appended since makes it stale; then the first
+        event's number is already taken, and the primary key refuses it (a :class:`Conflict`)."""
 
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
             return
-        rows = [(code, first_seq + i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(events)]
+        encode = _encoder.encode  # msgspec: the same compact JSON as json.dumps, several times faster
+        rows = [(code, first_seq + i, encode(e).decode()) for i, e in enumerate(events)]
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             if owner is not None and self._holder(code) != owner:
                 raise LeaseLost(f"table {code} is not run by {owner}")
-            last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
+            last = self._last.get(code)
+            if last is None or last + 1 != first_seq:
+                last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
             if last + 1 != first_seq:
                 raise Conflict(f"table {code}: expected event {last + 1}, got {first_seq}")
-            db.executemany("INSERT INTO events (code, seq, body) VALUES (?, ?, ?)", rows)
-            db.execute(
-                "INSERT INTO tables (code, updated) VALUES (?, ?) "
-                "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
-                (code, float(events[-1].get("at", 0.0))),
-            )
+            try:
+                db.executemany("INSERT INTO events (code, seq, body) VALUES (?, ?, ?)", rows)
+            except sqlite3.IntegrityError:
+                raise Conflict(f"table {code}: event {first_seq} was written by someone else") from None
+            updated = float(events[-1].get("at", 0.0))
+            touched = not self._touched.get(code, -TOUCH_EVERY) > updated - TOUCH_EVERY
+            if touched:
+                db.execute(
+                    "INSERT INTO tables (code, updated) VALUES (?, ?) "
+                    "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
+                    (code, updated),
+                )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
+            self._last.pop(code, None)
             raise
+        if len(self._last) >= LAST_KEPT:
+            self._last.clear()  # a cache: forgetting costs one query per table
+        self._last[code] = first_seq + len(rows) - 1
+        if touched:
+            if len(self._touched) >= LAST_KEPT:
+                self._touched.clear()
+            self._touched[code] = updated
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         rows = self.db.execute(
@@ -105,6 +139,29 @@ class SqliteStore:
             )
             db.execute("COMMIT")
             return True
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    async def renew(self, codes: list[str], owner: str, ttl: float) -> set[str]:
+        """One transaction (one write to the disk) for all the tables, not one each."""
+        db = self.db
+        held: set[str] = set()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            expires = self.clock() + ttl
+            for code in codes:
+                holder = self._holder(code)
+                if holder is not None and holder != owner:
+                    continue
+                db.execute(
+                    "INSERT INTO leases (code, owner, expires) VALUES (?, ?, ?) "
+                    "ON CONFLICT(code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
+                    (code, owner, expires),
+                )
+                held.add(code)
+            db.execute("COMMIT")
+            return held
         except BaseException:
             db.execute("ROLLBACK")
             raise

@@ -7,9 +7,15 @@ own view for the viewer's seat.  Seat tokens never appear in a view.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
 from gemtable.games.api import JSON
 from gemtable.table.people import Person, Status
-from gemtable.table.table import Table
+from gemtable.table.table import Settings, Table
 
 QUEUE_SHOWN = 10
 """A view lists at most this many people without a chair or a seat (the first of the queue, then the
@@ -25,6 +31,128 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
     return {
+        **_head(table, now),
+        "people": _people(table, listed, to_act),
+        "unlisted": _unlisted(table, listed),
+        "queue": queue[:QUEUE_SHOWN],
+        "queue_length": len(queue),
+        "me": _me(table, me, seat, queue, to_act),
+        "state": None if game is None else game.view(seat).to_json(),
+        "results": list(table.finished),
+        "timed_out": list(table.timed_out),
+    }
+
+
+Encode = Callable[[JSON], bytes]
+
+
+def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encode: Encode) -> dict[int | None, bytes]:
+    """Each viewer's :func:`table_view`, encoded by ``encode`` (which wraps it in its message), with what
+    is the same for everyone built and encoded once: the settings once per table, the head, the people
+    and the queue once per change, and a game's view once per seat.  Each result decodes to the same
+    JSON as ``encode(table_view(table, viewer, now))``."""
+    game = table.game
+    to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+    queue = [p.id for p in table.queue()]
+    head = _head(table, now)
+    head["settings"] = _settings_raw(table.settings)
+    base = _listed(table, None)
+    base_ids = {p.id for p in base}
+    shared = {
+        "people": msgspec.Raw(_raw(_people(table, base, to_act))),
+        "unlisted": _unlisted(table, base),
+        "queue": msgspec.Raw(_raw(queue[:QUEUE_SHOWN])),
+        "queue_length": len(queue),
+    }
+    tail = {"results": msgspec.Raw(_raw(list(table.finished))),
+            "timed_out": msgspec.Raw(_raw(list(table.timed_out)))}
+    states: dict[int | None, msgspec.Raw | None] = {}
+    out: dict[int | None, bytes] = {}
+    for pid in viewers:
+        if pid in out:
+            continue
+        me = table.people.get(pid) if pid is not None else None
+        seat = me.seat if me is not None and me.status != Status.GONE else None
+        if me is None or me.id in base_ids:
+            listing: JSON = shared
+        else:
+            listed = _listed(table, me)
+            listing = {"people": _people(table, listed, to_act), "unlisted": _unlisted(table, listed),
+                       "queue": shared["queue"], "queue_length": len(queue)}
+        if seat not in states:
+            states[seat] = None if game is None else msgspec.Raw(_raw(game.view(seat).to_json()))
+        out[pid] = encode({**head, **listing, "me": _me(table, me, seat, queue, to_act), "state": states[seat],
+                           **tail})
+    return out
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A change made only of secret choices, as each viewer's view changes with it: the people now shown
+    as having chosen (``newly``), and the seats whose own choice changed (``seats``), whose phones are told
+    their new choice.  Nothing else of any view changes (``remaining_ms`` counts down as before)."""
+
+    newly: tuple[int, ...]
+    seats: frozenset[int]
+
+    def people(self) -> bytes:
+        """``newly`` as JSON, encoded once for the whole room."""
+        return _raw(list(self.newly))
+
+    def choice(self, table: Table, pid: int | None) -> str | None:
+        """``pid``'s own new choice, if this change made one (``None`` for everyone else)."""
+        me = table.people.get(pid) if pid is not None else None
+        seat = me.seat if me is not None and me.status != Status.GONE else None
+        return table.pending.get(seat) if seat is not None and seat in self.seats else None
+
+
+def choices_only(table: Table, pending_before: Mapping[int, str],
+                 events: Sequence[Mapping[str, Any]]) -> Choices | None:
+    """What a change shows, if it was made only of secret choices (``chose`` events, the pending choices
+    before them in ``pending_before``); None for any other change, which needs whole views.  A choice
+    changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
+    if not events or table.game is None or table.phase != "playing":
+        return None
+    seats: set[int] = set()
+    for event in events:
+        if event.get("type") != "chose":
+            return None
+        seats.add(int(event["seat"]))
+    if any(seat not in table.pending for seat in seats):
+        return None  # not a choice that stands (cannot happen: then the change held other events too)
+    newly = tuple(sorted(p.id for p in table.people.values() if p.seat in seats and p.seat not in pending_before))
+    return Choices(newly, frozenset(seats))
+
+
+def apply_choices(view: JSON, people: Iterable[int], choice: str | None) -> JSON:
+    """A phone's view after a ``chosen`` message (what the pages' ``delta.js`` does too): a new view,
+    the old one untouched."""
+    marked = set(people)
+    out = dict(view)
+    out["people"] = [{**p, "chosen": True} if p["id"] in marked else p for p in view["people"]]
+    if choice is not None and view.get("me") is not None:
+        out["me"] = {**view["me"], "choice": choice}
+    return out
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def _raw(value: object) -> bytes:
+    return _encoder.encode(value)
+
+
+def _settings_raw(settings: Settings) -> msgspec.Raw:
+    """A table's public settings, encoded once (they never change)."""
+    cached: msgspec.Raw | None = settings.__dict__.get("_public_raw")
+    if cached is None:
+        cached = msgspec.Raw(_raw(_settings_json(settings)))
+        settings.__dict__["_public_raw"] = cached
+    return cached
+
+
+def _head(table: Table, now: float) -> JSON:
+    return {
         "code": table.code,
         "game": table.kind.name,
         "title": table.kind.title,
@@ -35,42 +163,44 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
         "host": table.host,
         "remaining_ms": None if table.deadline is None else max(0, round((table.deadline - now) * 1000)),
         "chairs": table.kind.max_seats,
-        "people": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "status": p.status.value,
-                "chair": p.chair,
-                "seat": p.seat,
-                "bot": p.bot,
-                "connected": p.is_bot or p.id in table.runtime.connected,
-                "to_act": p.seat is not None and p.seat in to_act,
-                "chosen": p.seat is not None and p.seat in to_act and p.seat in table.pending,
-                "bot_plays": table.bot_plays_for(p),
-            }
-            for p in listed
-        ],
-        "unlisted": sum(1 for p in table.people.values() if p.status != Status.GONE) - sum(
-            1 for p in listed if p.status != Status.GONE
-        ),
-        "queue": queue[:QUEUE_SHOWN],
-        "queue_length": len(queue),
-        "me": None
-        if me is None
-        else {
-            "id": me.id,
-            "name": me.name,
-            "status": me.status.value,
-            "chair": me.chair,
-            "seat": seat,
-            "host": table.host == me.id,
-            "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
-            "choice": table.pending.get(seat) if seat is not None else None,
-            "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
-        },
-        "state": None if game is None else game.view(seat).to_json(),
-        "results": list(table.finished),
-        "timed_out": list(table.timed_out),
+    }
+
+
+def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[JSON]:
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "status": p.status.value,
+            "chair": p.chair,
+            "seat": p.seat,
+            "bot": p.bot,
+            "connected": p.is_bot or p.id in table.runtime.connected,
+            "to_act": p.seat is not None and p.seat in to_act,
+            "chosen": p.seat is not None and p.seat in to_act and p.seat in table.pending,
+            "bot_plays": table.bot_plays_for(p),
+        }
+        for p in listed
+    ]
+
+
+def _unlisted(table: Table, listed: list[Person]) -> int:
+    return sum(1 for p in table.people.values() if p.status != Status.GONE) - sum(
+        1 for p in listed if p.status != Status.GONE)
+
+
+def _me(table: Table, me: Person | None, seat: int | None, queue: list[int], to_act: frozenset[int]) -> JSON:
+    game = table.game
+    return None if me is None else {
+        "id": me.id,
+        "name": me.name,
+        "status": me.status.value,
+        "chair": me.chair,
+        "seat": seat,
+        "host": table.host == me.id,
+        "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
+        "choice": table.pending.get(seat) if seat is not None else None,
+        "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
     }
 
 
@@ -85,7 +215,10 @@ def _listed(table: Table, me: Person | None) -> list[Person]:
 
 
 def _public_settings(table: Table) -> JSON:
-    s = table.settings
+    return _settings_json(table.settings)
+
+
+def _settings_json(s: Settings) -> JSON:
     return {
         "preset": s.preset,
         "options": s.options,

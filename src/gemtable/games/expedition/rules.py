@@ -12,7 +12,7 @@ choose and tests can cover each one:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from gemtable.games.api import JSON, BadRules
@@ -79,10 +79,13 @@ class ExpeditionRules:
         return deck
 
     def to_json(self) -> JSON:
-        data = asdict(self)
-        data["treasures"] = list(self.treasures)
-        data["relic_values"] = list(self.relic_values)
-        return data
+        """The rules as JSON (a fresh object each time; the rules never change, so the walk over the
+        fields is done once per rules object and kept)."""
+        cached: JSON | None = self.__dict__.get("_json")
+        if cached is None:
+            cached = {f.name: getattr(self, f.name) for f in fields(self)}
+            object.__setattr__(self, "_json", cached)
+        return {**cached, "treasures": list(self.treasures), "relic_values": list(self.relic_values)}
 
     @classmethod
     def from_json(cls, data: JSON) -> ExpeditionRules:

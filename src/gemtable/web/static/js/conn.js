@@ -46,7 +46,7 @@ export class Connection {
 
   send(message) {
     if (!this.open) return false;
-    this.ws.send(JSON.stringify({ v: 1, ...message }));
+    this.ws.send(JSON.stringify({ v: 2, ...message }));
     return true;
   }
 

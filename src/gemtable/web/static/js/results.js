@@ -25,7 +25,7 @@ function live() {
     const done = (value) => { try { ws.close(); } catch { /* closed */ } resolve(value); };
     try { ws = new WebSocket(url); } catch { resolve(null); return; }
     const timer = setTimeout(() => done(null), 4000);
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', v: 1, code }));
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', v: 2, code }));
     ws.onerror = () => { clearTimeout(timer); done(null); };
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);

@@ -9,6 +9,7 @@
 import { h, $, put, show, tableCode } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';
 import { Connection } from './conn.js';
+import { applyChosen, Sequence } from './delta.js';
 import { gameModule } from './catalogue.js';
 import { icon } from './icons.js';
 import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
@@ -48,8 +49,12 @@ export async function runTable(mode) {
   fetch('/api/games').then((r) => r.json()).then((c) => { app.catalogue = c; render(app); }).catch(() => {});
 
   let chain = Promise.resolve();
+  app.sequence = new Sequence();
   app.conn = new Connection({
-    onOpen: () => app.conn.send({ type: 'hello', code, token: app.token, tv: mode === 'tv' }),
+    onOpen: () => {
+      app.sequence.reset();
+      app.conn.send({ type: 'hello', code, token: app.token, tv: mode === 'tv' });
+    },
     onMessage: (msg) => { chain = chain.then(() => handle(app, msg)).catch((e) => console.error(e)); },
     onStatus: (status) => { app.net = status; renderNet(app); },
   });
@@ -69,13 +74,16 @@ async function handle(app, msg) {
       store(tokenKey(app.code), msg.token);
     }
     app.joining = false;
-  } else if (msg.type === 'state') {
-    const table = msg.table;
+  } else if (msg.type === 'state' || msg.type === 'chosen') {
+    const step = app.sequence.take(msg);
+    if (step === 'sync') app.conn.send({ type: 'sync' });
+    if (step !== 'state' && step !== 'chosen') return;
+    const table = step === 'state' ? msg.table : applyChosen(app.table, msg);
     await loadGame(app, table.game);
     app.prev = app.table;
     app.table = table;
     holdResults(app);
-    timeClock(app, table);
+    if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
     effects(app);
     render(app);
     sendKept(app);

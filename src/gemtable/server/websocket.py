@@ -1,0 +1,105 @@
+"""uvicorn's sans-I/O WebSocket protocol, with a permessage-deflate that keeps no compressor per phone.
+
+permessage-deflate with "context takeover" (what browsers and uvicorn ask for) keeps a compressor and a
+decompressor per connection for as long as it is open: with uvicorn's sans-I/O settings (a 4 KiB window,
+memLevel 5) about 40 KB a phone, more than everything else a connection costs together.  Here neither
+side keeps one (``server_no_context_takeover`` and ``client_no_context_takeover``, which a server may ask
+for even when the browser did not offer them, RFC 7692 7.1.1): a message is compressed with a compressor
+made for it and dropped at once, and a phone's message is decompressed the same way.  A whole state
+(2.7 KB of JSON) then goes out in about 830 bytes instead of about 80, and costs about 26 us to compress
+instead of about 15 (zlib level 1; measured on recorded states, docs/benchmarks.md); a message under :data:`RAW_BELOW`
+bytes (an error, a "has chosen") is sent uncompressed, which permessage-deflate allows message by message,
+since compressing it saves nothing.  ``GEMTABLE_WS_CONTEXT=1`` keeps the compressors (the old setting) for
+comparisons.
+
+The ``websockets`` protocol object and its parser generator refer to each other, and so does asyncio's
+socket transport with its read callback; both cycles are broken when the connection is lost, so that
+everything a closed connection held is freed by reference counting, without waiting for a full
+collection of the garbage collector (``gcpolicy.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.frames import Frame, Opcode
+from websockets.typing import ExtensionParameter
+
+CONTEXT = os.environ.get("GEMTABLE_WS_CONTEXT", "0") == "1"
+"""Keep a compressor and a decompressor per phone between messages (about 26 + 11 KB a phone with the
+settings below; states then compress to ~80 bytes).  Off by default: see the module's documentation."""
+WINDOW_BITS = int(os.environ.get("GEMTABLE_WS_WINDOW_BITS", "12"))
+"""The server's compression window: 2**12 bytes hold a whole state (with the context kept, the next state,
+mostly the same, compresses to a few dozen bytes; 2**10 would send 900-byte states)."""
+MEM_LEVEL = int(os.environ.get("GEMTABLE_WS_MEM_LEVEL", "3" if CONTEXT else "5"))
+"""zlib's memLevel of the server's compressor (1 to 9: memory for speed; a compressor that lives for one
+message only can afford uvicorn's 5)."""
+LEVEL = int(os.environ.get("GEMTABLE_WS_LEVEL", "6" if CONTEXT else "1"))
+"""zlib's compression level: without the context, level 1 compresses a state in about 26 us to ~830 bytes,
+level 6 in about 37 us to ~760 (measured on recorded states)."""
+READ_AHEAD = 16
+"""Messages from one phone taken off the socket before the server has read them: uvicorn stops reading the
+socket after every message and starts again when it is read (two ``epoll_ctl`` system calls a message,
+8 % of the server's time at 100 x 6 instant); here only once this many wait.  A phone's messages are at
+most 4 KB by the protocol and 64 KiB by the frame limit, so this bounds what one phone can queue."""
+CLIENT_WINDOW_BITS = 12
+"""The phones' window, as uvicorn's sans-I/O protocol asks."""
+RAW_BELOW = int(os.environ.get("GEMTABLE_WS_RAW_BELOW", "128"))
+"""Bytes: a smaller message goes out uncompressed (a fresh compressor would not make it smaller)."""
+
+
+class RawWhenSmall(PerMessageDeflate):
+    """permessage-deflate that sends a small message as it is (RSV1 not set: an uncompressed message)."""
+
+    def encode(self, frame: Frame) -> Frame:
+        if (frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY) and len(frame.data) < RAW_BELOW
+                and self.local_no_context_takeover):
+            return frame
+        return super().encode(frame)
+
+
+class Factory(ServerPerMessageDeflateFactory):
+    def process_request_params(self, params: Sequence[ExtensionParameter],
+                               accepted_extensions: Sequence[Extension]) -> tuple[list[ExtensionParameter],
+                                                                                  PerMessageDeflate]:
+        response, ext = super().process_request_params(params, accepted_extensions)
+        return response, RawWhenSmall(ext.remote_no_context_takeover, ext.local_no_context_takeover,
+                                      ext.remote_max_window_bits, ext.local_max_window_bits,
+                                      ext.compress_settings)
+
+
+class SmallDeflate(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:
+            self.conn.available_extensions = [
+                Factory(
+                    server_no_context_takeover=not CONTEXT,
+                    client_no_context_takeover=not CONTEXT,
+                    server_max_window_bits=WINDOW_BITS,
+                    client_max_window_bits=CLIENT_WINDOW_BITS,
+                    compress_settings={"memLevel": MEM_LEVEL, "level": LEVEL},
+                )
+            ]
+
+    def send_receive_event_to_app(self) -> None:
+        keep_reading = not self.read_paused and self.queue.qsize() < READ_AHEAD
+        if keep_reading:
+            self.read_paused = True  # so that uvicorn does not stop reading the socket for this message
+        super().send_receive_event_to_app()
+        if keep_reading:
+            self.read_paused = False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        transport = self.transport
+        super().connection_lost(exc)
+        self.conn.parser.close()  # it refers to the protocol object and the protocol to it: a cycle
+        # asyncio's socket transport refers to itself through its read callback (a bound method), and so
+        # would wait for a full collection; it reads no more once the connection is lost.
+        if getattr(transport, "_read_ready_cb", None) is not None:
+            transport._read_ready_cb = None  # type: ignore[attr-defined]

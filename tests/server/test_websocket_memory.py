@@ -1,0 +1,108 @@
+"""What a phone's WebSocket keeps in the server: no compressor between messages (``server/websocket.py``),
+and nothing that only the garbage collector's full collections could free once it is closed."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import weakref
+import zlib
+from typing import Any
+
+import websockets
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
+
+from gemtable.server import protocol as wire
+from gemtable.server.gcpolicy import keep_frozen, thaw
+from gemtable.server.websocket import RAW_BELOW, RawWhenSmall
+from tests.server.harness import ServerProcess
+
+
+def test_a_phone_gets_states_compressed_and_small_messages_as_they_are(server: ServerProcess) -> None:
+    """A browser's offer of permessage-deflate is answered with no context takeover either way (no compressor
+    or decompressor kept per phone); a whole state still goes out compressed, a short error does not."""
+    code = server.create_table()
+    frames: list[tuple[str, bool, int]] = []  # (type, compressed, bytes on the wire)
+
+    async def scenario() -> str:
+        async with websockets.connect(server.ws, compression="deflate") as ws:
+            assert ws.response is not None
+            answer = ws.response.headers["Sec-WebSocket-Extensions"]
+            [ext] = ws.protocol.extensions
+            assert isinstance(ext, PerMessageDeflate)
+            decode = ext.decode
+
+            def watch(frame: Frame, *, max_size: int | None = None) -> Frame:
+                plain = decode(frame, max_size=max_size)
+                frames.append((json.loads(bytes(plain.data))["type"], frame.rsv1, len(frame.data)))
+                return plain
+
+            ext.decode = watch  # type: ignore[method-assign]
+            await ws.send(wire.encode(wire.Join(code=code, name="Ada")).decode())
+            while not any(kind == "state" for kind, *_ in frames):
+                await asyncio.wait_for(ws.recv(), 10)
+            await ws.send(b"\x00binary")  # refused with a short error message
+            while frames[-1][0] != "error":
+                await asyncio.wait_for(ws.recv(), 10)
+            return answer
+
+    answer = asyncio.run(scenario())
+    assert "server_no_context_takeover" in answer and "client_no_context_takeover" in answer
+    states = [(compressed, size) for kind, compressed, size in frames if kind == "state"]
+    assert states and all(compressed for compressed, _ in states)
+    assert frames[-1][1] is False and frames[-1][2] < RAW_BELOW  # the error, as it is
+
+
+def test_the_extension_compresses_each_message_on_its_own() -> None:
+    ext = RawWhenSmall(True, True, 12, 12, {"memLevel": 5})
+    small = Frame(Opcode.TEXT, b'{"type":"error"}')
+    assert ext.encode(small) is small
+    big = json.dumps({"type": "state", "table": {"cards": ["gem-5"] * 300}}).encode()
+    out = [ext.encode(Frame(Opcode.TEXT, big)) for _ in range(2)]
+    assert out[0].rsv1 and out[0].data == out[1].data and len(out[0].data) < len(big) // 10
+    assert zlib.decompressobj(wbits=-12).decompress(bytes(out[0].data) + b"\x00\x00\xff\xff") == big
+    assert not hasattr(ext, "encoder") and not hasattr(ext, "decoder")  # nothing kept between messages
+
+
+def test_frozen_cycles_are_given_back_after_enough_closed_connections() -> None:
+    """``keep_frozen`` freezes what lives; garbage in a cycle that was frozen comes back at the thaw that
+    follows enough closed connections."""
+
+    class Node:
+        other: Any = None
+
+    async def scenario() -> tuple[bool, bool]:
+        closed = 0
+        task = asyncio.ensure_future(keep_frozen(lambda: closed, freeze_every=0.01, thaw_after_closed=10))
+        try:
+            a, b = Node(), Node()
+            a.other, b.other = b, a  # a cycle: reference counting alone never frees it
+            gone = weakref.ref(a)
+            while gc.get_freeze_count() == 0 or any(o is a for o in gc.get_objects()):
+                await asyncio.sleep(0.01)  # wait until it is frozen
+            del a, b
+            gc.collect()
+            kept_while_frozen = gone() is not None
+            closed = 10
+            for _ in range(1000):
+                if gone() is None:
+                    break
+                await asyncio.sleep(0.01)
+            return kept_while_frozen, gone() is None
+        finally:
+            task.cancel()
+            gc.unfreeze()
+
+    kept_while_frozen, freed = asyncio.run(scenario())
+    assert kept_while_frozen and freed
+
+
+def test_thaw_collects_and_freezes_again() -> None:
+    try:
+        gc.freeze()
+        assert thaw() >= 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
