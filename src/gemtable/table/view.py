@@ -24,8 +24,7 @@ away); ``queue_length`` and ``unlisted`` count the rest, so that a view stays sm
 
 def table_view(table: Table, pid: int | None, now: float) -> JSON:
     """The whole state as ``pid`` may see it (``None``: a spectator or the TV)."""
-    me = table.people.get(pid) if pid is not None else None
-    seat = me.seat if me is not None and me.status != Status.GONE else None
+    me, seat = _viewer(table, pid)
     game = table.game
     to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
@@ -71,8 +70,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
     for pid in viewers:
         if pid in out:
             continue
-        me = table.people.get(pid) if pid is not None else None
-        seat = me.seat if me is not None and me.status != Status.GONE else None
+        me, seat = _viewer(table, pid)
         if me is None or me.id in base_ids:
             listing: JSON = shared
         else:
@@ -101,8 +99,7 @@ class Choices:
 
     def choice(self, table: Table, pid: int | None) -> str | None:
         """``pid``'s own new choice, if this change made one (``None`` for everyone else)."""
-        me = table.people.get(pid) if pid is not None else None
-        seat = me.seat if me is not None and me.status != Status.GONE else None
+        _, seat = _viewer(table, pid)
         return table.pending.get(seat) if seat is not None and seat in self.seats else None
 
 
@@ -136,6 +133,12 @@ def apply_choices(view: JSON, people: Iterable[int], choice: str | None) -> JSON
 
 
 _encoder = msgspec.json.Encoder()
+
+
+def _viewer(table: Table, pid: int | None) -> tuple[Person | None, int | None]:
+    """The person ``pid`` (None: an onlooker) and the seat whose view they get (none once gone)."""
+    me = table.people.get(pid) if pid is not None else None
+    return me, me.seat if me is not None and me.status != Status.GONE else None
 
 
 def _raw(value: object) -> bytes:
