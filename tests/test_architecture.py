@@ -108,7 +108,9 @@ def code_words(path: Path) -> Iterator[tuple[int, str]]:
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
     }
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
@@ -184,6 +186,9 @@ def test_no_game_is_named_in_the_pages_outside_its_own_files() -> None:
         if path.suffix not in (".js", ".html", ".json", ".css", ".webmanifest") or path in owned:
             continue
         for number, line in enumerate(web_code(path).splitlines(), 1):
-            found += [f"{path.relative_to(WEB)}:{number}: {line.strip()}" for name in names
-                      if re.search(name, line, re.IGNORECASE)]
+            found += [
+                f"{path.relative_to(WEB)}:{number}: {line.strip()}"
+                for name in names
+                if re.search(name, line, re.IGNORECASE)
+            ]
     assert not found, "\n".join(found)

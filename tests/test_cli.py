@@ -16,8 +16,7 @@ def gemtable(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_simulate_prints_json_per_bot_and_is_reproducible() -> None:
-    args = ("simulate", "--games", "60", "--players", "2-8", "--seed", "7", "--bots", "random,cautious,odds",
-            "--json")
+    args = ("simulate", "--games", "60", "--players", "2-8", "--seed", "7", "--bots", "random,cautious,odds", "--json")
     first = gemtable(*args)
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)

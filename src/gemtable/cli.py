@@ -37,45 +37,87 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data", type=Path, default=None, help="data folder (default: ~/.local/share/gemtable)")
     serve.add_argument("--redis", default=None, help="cluster mode: a Redis URL (or GEMTABLE_REDIS)")
     serve.add_argument("--no-qr", action="store_true", help="do not print the QR code")
-    serve.add_argument("--public-url", default=None, metavar="URL",
-                       help="the address phones use, in every link and QR code (or GEMTABLE_PUBLIC_URL; "
-                            "default: this machine's LAN address)")
-    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                       help="another host name requests may use (repeatable; or GEMTABLE_ALLOWED_HOSTS)")
-    serve.add_argument("--allow-origin", action="append", default=[], metavar="URL",
-                       help="another web origin whose pages may create tables and open WebSockets here, such as "
-                            "https://games.example.org (repeatable; or GEMTABLE_ALLOWED_ORIGINS)")
-    serve.add_argument("--message-rate", type=float, default=None,
-                       help="messages a second one connection may send (default 20; raise it for bot loads)")
+    serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address phones use, in every link and QR code (or GEMTABLE_PUBLIC_URL; "
+        "default: this machine's LAN address)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name requests may use (repeatable; or GEMTABLE_ALLOWED_HOSTS)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another web origin whose pages may create tables and open WebSockets here, such as "
+        "https://games.example.org (repeatable; or GEMTABLE_ALLOWED_ORIGINS)",
+    )
+    serve.add_argument(
+        "--message-rate",
+        type=float,
+        default=None,
+        help="messages a second one connection may send (default 20; raise it for bot loads)",
+    )
     serve.add_argument("--allow-scripts", action="store_true", help="let tables use a scripted deck (tests, demos)")
     serve.set_defaults(run=_serve)
 
     sim = commands.add_parser("simulate", help="a tournament between bots (yours too)")
     sim.add_argument("game", nargs="?", default=None, help=f"one of: {', '.join(game_names())} (default: the first)")
-    sim.add_argument("--bots", default=None,
-                     help="comma-separated built-in bots, e.g. cautious,odds,threshold=10 (default: every "
-                          "built-in bot; with --bot or --sweep: the sparring bots the game's manifest names)")
-    sim.add_argument("--bot", action="append", default=[], metavar="FILE.py|MODULE:FUNCTION",
-                     help="your own bot: a Python function (view, moves, rng) -> move; may be given more than once")
-    sim.add_argument("--sweep", default=None, metavar="KEY=LOW..HIGH",
-                     help="a family of threshold bots, e.g. threshold=2..15, cards=3..12, hazards=1..4")
-    sim.add_argument("--games", type=int, default=None,
-                     help="games to play (default: as many as the ranking needs, see --max-games)")
-    sim.add_argument("--max-games", type=int, default=None,
-                     help="cap for the default sequential run: rounds of games double until the ranking is "
-                          "significant or this many are played (default 32000; 400000 with --batch)")
-    sim.add_argument("--max-seconds", type=float, default=300.0,
-                     help="time budget of the default sequential run (default 300): no round is started that "
-                          "would end past it")
+    sim.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated built-in bots, e.g. cautious,odds,threshold=10 (default: every "
+        "built-in bot; with --bot or --sweep: the sparring bots the game's manifest names)",
+    )
+    sim.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="FILE.py|MODULE:FUNCTION",
+        help="your own bot: a Python function (view, moves, rng) -> move; may be given more than once",
+    )
+    sim.add_argument(
+        "--sweep",
+        default=None,
+        metavar="KEY=LOW..HIGH",
+        help="a family of threshold bots, e.g. threshold=2..15, cards=3..12, hazards=1..4",
+    )
+    sim.add_argument(
+        "--games", type=int, default=None, help="games to play (default: as many as the ranking needs, see --max-games)"
+    )
+    sim.add_argument(
+        "--max-games",
+        type=int,
+        default=None,
+        help="cap for the default sequential run: rounds of games double until the ranking is "
+        "significant or this many are played (default 32000; 400000 with --batch)",
+    )
+    sim.add_argument(
+        "--max-seconds",
+        type=float,
+        default=300.0,
+        help="time budget of the default sequential run (default 300): no round is started that would end past it",
+    )
     sim.add_argument("--players", default=None, help="a count or a range such as 3-6 (default: all the game takes)")
     sim.add_argument("--preset", default=None, help="rules preset (default: the game's first)")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     sim.add_argument("--time-limit", type=float, default=1.0, help="seconds your bot may take per decision")
-    sim.add_argument("--batch", action="store_true",
-                     help="numpy batch mode for threshold bots (pip install 'gemtable[lab]'): far more games")
-    sim.add_argument("--report", type=Path, default=None, metavar="FILE.html",
-                     help="write a self-contained HTML report with charts")
+    sim.add_argument(
+        "--batch",
+        action="store_true",
+        help="numpy batch mode for threshold bots (pip install 'gemtable[lab]'): far more games",
+    )
+    sim.add_argument(
+        "--report", type=Path, default=None, metavar="FILE.html", help="write a self-contained HTML report with charts"
+    )
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sim.set_defaults(run=_simulate)
 
@@ -86,8 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(metavar="KIND")
-    eng = kinds.add_parser("engine", help="whole games of the default game per second, one core: engine, reference, "
-                                          "batch (the benchmark its manifest names)")
+    eng = kinds.add_parser(
+        "engine",
+        help="whole games of the default game per second, one core: engine, reference, "
+        "batch (the benchmark its manifest names)",
+    )
     eng.add_argument("--seconds", type=float, default=3.0)
     eng.add_argument("--players", type=int, default=5)
     eng.add_argument("--no-batch", action="store_true", help="skip the numpy batch figure")
@@ -159,7 +204,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _same_scores(recorded: list[int], scores: list[int]) -> bool:
     """Exactly the same scores.  Records written before scores listed only the seats that played
     carry a zero for every seat of the game after them: those zeros, and nothing else, are allowed."""
-    return recorded[: len(scores)] == scores and not any(recorded[len(scores):])
+    return recorded[: len(scores)] == scores and not any(recorded[len(scores) :])
 
 
 def _benchmark() -> Any:
@@ -179,19 +224,25 @@ def _bench_engine(args: argparse.Namespace) -> int:
     print(f"engine     {result['engine']:>9,} games/s  ({result['players']} {result['bot']} bots through the game API)")
     print(f"reference  {result['reference']:>9,} games/s  (a plain loop of the same games, no API, no records)")
     print(f"ratio      {result['ratio']:>9}  (engine / reference; the aim was 2)")
-    print(f"           {why['decisions_per_game']} decisions a game at "
-          f"{why['microseconds_per_decision_call']} µs a call = {why['decision_calls_microseconds_per_game']} µs; "
-          "the reference's whole game: "
-          f"{why['reference_microseconds_per_game']} µs")
+    print(
+        f"           {why['decisions_per_game']} decisions a game at "
+        f"{why['microseconds_per_decision_call']} µs a call = {why['decision_calls_microseconds_per_game']} µs; "
+        "the reference's whole game: "
+        f"{why['reference_microseconds_per_game']} µs"
+    )
     if result.get("batch"):
-        print(f"batch      {result['batch']:>9,} games/s  ({result['batch_ratio_to_reference']}x the reference, "
-              f"{result['batch_ratio_to_public_fastest']}x the fastest public simulator's "
-              f"{result['public_fastest']:,})")
+        print(
+            f"batch      {result['batch']:>9,} games/s  ({result['batch_ratio_to_reference']}x the reference, "
+            f"{result['batch_ratio_to_public_fastest']}x the fastest public simulator's "
+            f"{result['public_fastest']:,})"
+        )
     elif "batch_note" in result:
         print(f"batch      {result['batch_note']}")
     wall = result["wall"]
-    print(f"(games per CPU second of this process, best of {result['rounds']} rounds, Python {result['python']}; "
-          f"wall clock: engine {wall['engine']:,}, reference {wall['reference']:,}, ratio {wall['ratio']})")
+    print(
+        f"(games per CPU second of this process, best of {result['rounds']} rounds, Python {result['python']}; "
+        f"wall clock: engine {wall['engine']:,}, reference {wall['reference']:,}, ratio {wall['ratio']})"
+    )
     return 0
 
 

@@ -212,7 +212,6 @@ class Client:
         elif isinstance(message, p.Replaced):
             self.replaced = True
 
-
     def _sync(self) -> None:
         """A table message was missed: ask for the whole state (once until it comes)."""
         self._syncing = True
@@ -230,7 +229,8 @@ class _Connecting:
         self.client = await Client.open(self.url)
         return self.client
 
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if self.client is not None:
             await self.client.close()

@@ -296,8 +296,11 @@ def run_until(
         played += size
         ranked = results.ranking()
         if stats.significant(ranked):
-            return results, Stopped(True, played, f"The ranking is significant after {played:,} games: "
-                                    "every neighbour's 95 % interval is apart")
+            return results, Stopped(
+                True,
+                played,
+                f"The ranking is significant after {played:,} games: every neighbour's 95 % interval is apart",
+            )
         size = min(max(played, goal - played), cap - played)
         why = "the cap"
         if seconds is not None and size > 0:
@@ -306,8 +309,12 @@ def run_until(
             why = f"the cap, or the {seconds:g} s budget"
         if size <= 0:
             close = [f"{r.name} / {ranked[i + 1].name}" for i, r in enumerate(ranked) if r.separated_from_next is False]
-            return results, Stopped(False, played, f"NOT significant after {played:,} games ({why}): the 95 % "
-                                    f"intervals of {', '.join(close)} overlap, so their order may be chance")
+            return results, Stopped(
+                False,
+                played,
+                f"NOT significant after {played:,} games ({why}): the 95 % "
+                f"intervals of {', '.join(close)} overlap, so their order may be chance",
+            )
 
 
 def check_bots(game: str, bots: Sequence[str], user: Sequence[UserBotSpec] = ()) -> None:

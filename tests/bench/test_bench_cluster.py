@@ -10,7 +10,8 @@ pytestmark = pytest.mark.redis
 
 
 def test_the_cluster_benchmark_spreads_phones_over_nodes_and_times_a_takeover(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     result = bench(capsys, "--nodes", "2", "--kill", "--tables", "4")
     assert result["nodes"] == 2
     assert result["server"]["store"] == "redis, 2 nodes" and len(result["server"]["pids"]) == 2

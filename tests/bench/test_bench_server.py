@@ -13,15 +13,44 @@ from gemtable.cli import main
 from tests.server.harness import ServerProcess
 
 RUN_KEYS = {
-    "tables", "connections", "reveals_per_second", "latency_ms", "server_cpu_percent", "server_rss_mb",
-    "rss_per_table_kb", "errors", "error_codes", "deadline_reveals", "client_cpu_percent", "client_loop_lag_ms",
+    "tables",
+    "connections",
+    "reveals_per_second",
+    "latency_ms",
+    "server_cpu_percent",
+    "server_rss_mb",
+    "rss_per_table_kb",
+    "errors",
+    "error_codes",
+    "deadline_reveals",
+    "client_cpu_percent",
+    "client_loop_lag_ms",
     "other_cpu_percent",
 }
 
 
 def bench(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
-    code = main(["bench", "server", "--tables", "2", "--players", "3", "--pace", "instant", "--seconds", "3",
-                 "--warmup", "1", "--pause", "0.5", "--no-pin", "--json", *extra])
+    code = main(
+        [
+            "bench",
+            "server",
+            "--tables",
+            "2",
+            "--players",
+            "3",
+            "--pace",
+            "instant",
+            "--seconds",
+            "3",
+            "--warmup",
+            "1",
+            "--pause",
+            "0.5",
+            "--no-pin",
+            "--json",
+            *extra,
+        ]
+    )
     out = capsys.readouterr().out
     result = json.loads(out)
     assert code == 0, result
@@ -61,7 +90,8 @@ def test_bench_server_baseline_runs_the_same_phones_against_the_minimal_room_ser
     check_run(base["runs"]["instant"])  # the same phones held the same conversation with it
     ratio = result["ratio"]["instant"]
     assert ratio["reveals_per_second"] == round(
-        result["runs"]["instant"]["reveals_per_second"] / base["runs"]["instant"]["reveals_per_second"], 3)
+        result["runs"]["instant"]["reveals_per_second"] / base["runs"]["instant"]["reveals_per_second"], 3
+    )
 
 
 def test_bench_server_against_a_running_server_finds_its_process(

@@ -11,8 +11,9 @@ from gemtable.cli import main
 
 
 def test_a_tiny_soak_survives_drops_and_a_kill(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["bench", "soak", "--minutes", "0.33", "--tables", "4", "--players", "3-4", "--drop-every", "10",
-                 "--json"])
+    code = main(
+        ["bench", "soak", "--minutes", "0.33", "--tables", "4", "--players", "3-4", "--drop-every", "10", "--json"]
+    )
     result = json.loads(capsys.readouterr().out)
     assert code == 0, result["problems"]
     assert result["games"] > 0

@@ -87,7 +87,8 @@ def run(kind: str, request: pytest.FixtureRequest, scenario: Callable[[Bus, Bus]
 
 
 def test_a_message_reaches_every_subscriber_of_its_channel_on_every_handle(
-        kind: str, request: pytest.FixtureRequest) -> None:
+    kind: str, request: pytest.FixtureRequest
+) -> None:
     async def scenario(a: Bus, b: Bus) -> None:
         mine, theirs, elsewhere = Inbox(), Inbox(), Inbox()
         await a.subscribe("gt:test", mine)
@@ -145,7 +146,8 @@ def test_unsubscribing_one_handler_leaves_the_others(kind: str, request: pytest.
 
 
 def test_publishing_to_a_channel_nobody_hears_is_fine_and_reconnect_callbacks_are_accepted(
-        kind: str, request: pytest.FixtureRequest) -> None:
+    kind: str, request: pytest.FixtureRequest
+) -> None:
     async def scenario(a: Bus, b: Bus) -> None:
         async def caught_up() -> None:
             return None

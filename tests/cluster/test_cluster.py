@@ -29,8 +29,9 @@ class Cluster:
     def __init__(self, folder: Path) -> None:
         self.redis = RedisServer(folder / "redis").start()
         self.nodes = [
-            ServerProcess(folder / f"node{i}", extra=["--allow-scripts", "--message-rate", "1000",
-                                                      "--redis", self.redis.url]).start()
+            ServerProcess(
+                folder / f"node{i}", extra=["--allow-scripts", "--message-rate", "1000", "--redis", self.redis.url]
+            ).start()
             for i in range(3)
         ]
 
@@ -70,8 +71,10 @@ async def play_out(clients: list[Client], choice: str = "deeper", timeout: float
     async def play(client: Client) -> None:
         done: set[tuple[int, int, int]] = set()
         while True:
-            s = await client.until(lambda s: s["phase"] == "results" or (
-                bool(s["me"] and s["me"]["moves"]) and key(s) not in done), timeout)
+            s = await client.until(
+                lambda s: s["phase"] == "results" or (bool(s["me"] and s["me"]["moves"]) and key(s) not in done),
+                timeout,
+            )
             if s["phase"] == "results":
                 return
             done.add(key(s))

@@ -56,8 +56,7 @@ def snapshot(state: GameState) -> str:
 
 
 def views(state: GameState) -> str:
-    return json.dumps([state.view(seat).to_json() for seat in [None, *range(state.seats)]], sort_keys=True,
-                      default=str)
+    return json.dumps([state.view(seat).to_json() for seat in [None, *range(state.seats)]], sort_keys=True, default=str)
 
 
 def step(manifest: Manifest, state: GameState, rng: random.Random, joint: bool) -> None:
@@ -202,8 +201,11 @@ def test_no_view_holds_another_seats_pending_choice_or_the_seed(manifest: Manife
             probe = new_game(manifest, 3)
             for item in state.record().inputs:
                 replay_input(probe, item)
-            others = {seat: json.dumps(probe.view(seat).to_json(), sort_keys=True, default=str)
-                      for seat in [None, *range(probe.seats)] if seat != acting[0]}
+            others = {
+                seat: json.dumps(probe.view(seat).to_json(), sort_keys=True, default=str)
+                for seat in [None, *range(probe.seats)]
+                if seat != acting[0]
+            }
             probe.apply(acting[0], rng.choice(list(probe.legal_moves(acting[0]))))
             for seat, seen in others.items():
                 assert json.dumps(probe.view(seat).to_json(), sort_keys=True, default=str) == seen, seat
@@ -262,8 +264,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: ServerProcess) -> None:
     status, catalogue = server.get("/api/games")
     assert status == 200 and manifest.name in [g["name"] for g in catalogue["games"]]
-    status, body = server.post("/api/tables", {"game": manifest.name, "seconds": manifest.clock.default,
-                                               "pause": 0.5})
+    status, body = server.post("/api/tables", {"game": manifest.name, "seconds": manifest.clock.default, "pause": 0.5})
     assert status == 201, body
     code = body["code"]
     bots = manifest.game.min_seats - 1 or 1
@@ -278,8 +279,13 @@ def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: 
         await host.start()
         answered: set[tuple[int, int]] = set()
         while True:
-            s = await host.until(lambda s: s["phase"] == "results" or (
-                bool(s["me"]["moves"]) and (s["game_number"], s["decision"]) not in answered), 90)
+            s = await host.until(
+                lambda s: (
+                    s["phase"] == "results"
+                    or (bool(s["me"]["moves"]) and (s["game_number"], s["decision"]) not in answered)
+                ),
+                90,
+            )
             seen.append(s)
             if s["phase"] == "results":
                 return s
@@ -300,8 +306,9 @@ def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: 
             assert len(acting) <= 1, "turn by turn: one seat at a time"
         assert all("choice" not in p for p in s["people"]), "nobody sees another's choice"
     if manifest.simultaneous:
-        assert any(p["bot"] and p["chosen"] for s in seen for p in s["people"] if s["me"]["moves"]), \
+        assert any(p["bot"] and p["chosen"] for s in seen for p in s["people"] if s["me"]["moves"]), (
             "a bot's choice waits, hidden, for the human's"
+        )
     if manifest.seats_belong_to_chairs:
         assert all(p["seat"] == p["chair"] for p in final["people"] if p["seat"] is not None)
     status, record = server.get(f"/api/tables/{code}/games/1")

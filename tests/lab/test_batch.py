@@ -59,8 +59,9 @@ def test_the_reference_loop_plays_the_engines_games() -> None:
 
 
 def test_a_batch_tournament_is_reproducible_and_counts_every_seat() -> None:
-    tournament = Tournament("expedition", ExpeditionRules().to_json(), ("cautious", "threshold=12", "cards=6"),
-                            3000, 2, 8, 5)
+    tournament = Tournament(
+        "expedition", ExpeditionRules().to_json(), ("cautious", "threshold=12", "cards=6"), 3000, 2, 8, 5
+    )
     first = play_tournament(tournament, 0)
     assert first.to_json(tournament) == play_tournament(tournament, 0).to_json(tournament)
     seats = sum(t.seats for t in first.tallies.values())
@@ -79,9 +80,23 @@ def test_uniforms_of_its_own_cover_the_batch() -> None:
 
 def test_simulate_batch_from_the_command_line() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "gemtable", "simulate", "--batch", "--bots", "cautious,threshold=12",
-         "--sweep", "cards=4..6", "--games", "20000", "--json"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "gemtable",
+            "simulate",
+            "--batch",
+            "--bots",
+            "cautious,threshold=12",
+            "--sweep",
+            "cards=4..6",
+            "--games",
+            "20000",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -89,6 +104,8 @@ def test_simulate_batch_from_the_command_line() -> None:
     assert set(data["bots"]) == {"cautious", "threshold=12", "cards=4", "cards=5", "cards=6"}
     refused = subprocess.run(
         [sys.executable, "-m", "gemtable", "simulate", "--batch", "--bots", "odds", "--games", "10"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert refused.returncode == 2 and "threshold bots" in refused.stderr

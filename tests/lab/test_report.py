@@ -14,8 +14,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 
 
 @pytest.fixture(scope="module")
@@ -23,10 +30,27 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tournament of a user bot file, two built-in bots and a threshold sweep, with its report."""
     path = tmp_path_factory.mktemp("report") / "tournament.html"
     result = subprocess.run(
-        [sys.executable, "-m", "gemtable", "simulate", "--bot", str(ROOT / "examples" / "bots" / "greedy_relics.py"),
-         "--bots", "cautious,odds", "--sweep", "threshold=4..12", "--games", "900", "--seed", "2",
-         "--report", str(path)],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "gemtable",
+            "simulate",
+            "--bot",
+            str(ROOT / "examples" / "bots" / "greedy_relics.py"),
+            "--bots",
+            "cautious,odds",
+            "--sweep",
+            "threshold=4..12",
+            "--games",
+            "900",
+            "--seed",
+            "2",
+            "--report",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr
     assert f"Report: {path}" in result.stdout

@@ -47,8 +47,9 @@ def test_a_sequential_run_stops_when_significant_or_at_the_cap() -> None:
     assert "significant" in stopped.reason
     same = Tournament("expedition", rules, ("cautious", "threshold=8"), 0, 3, 5, 1)  # one strategy, two names
     rounds: list[tuple[int, int]] = []
-    results, stopped = run_until(same, lambda t, start: run(t, 1, None, start), 50, 400,
-                                 lambda played, size: rounds.append((played, size)))
+    results, stopped = run_until(
+        same, lambda t, start: run(t, 1, None, start), 50, 400, lambda played, size: rounds.append((played, size))
+    )
     assert not stopped.significant and results.games == 400
     assert rounds == [(0, 50), (50, 50), (100, 100), (200, 200)]  # doubling up to the cap
     assert "NOT significant" in stopped.reason and "cautious / threshold=8" in stopped.reason
@@ -61,8 +62,12 @@ def test_a_sequential_run_keeps_to_its_time_budget() -> None:
 
 
 def test_simulate_without_games_plays_until_the_ranking_is_significant() -> None:
-    result = subprocess.run([sys.executable, "-m", "gemtable", "simulate", "--bots", "cautious,random",
-                             "--players", "4", "--json"], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "gemtable", "simulate", "--bots", "cautious,random", "--players", "4", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["significant"] and data["stopped"]["significant"] and data["games"] == data["stopped"]["games"]

@@ -18,8 +18,13 @@ EXAMPLES = ROOT / "examples" / "bots"
 
 
 def gemtable(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gemtable", *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "gemtable", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def bot_file(tmp_path: Path, name: str, body: str) -> str:
@@ -29,8 +34,18 @@ def bot_file(tmp_path: Path, name: str, body: str) -> str:
 
 
 def test_an_example_bot_file_plays_a_tournament_the_same_on_one_or_two_workers() -> None:
-    args = ("simulate", "--bot", str(EXAMPLES / "greedy_relics.py"), "--bots", "cautious,odds", "--games", "60",
-            "--seed", "3", "--json")
+    args = (
+        "simulate",
+        "--bot",
+        str(EXAMPLES / "greedy_relics.py"),
+        "--bots",
+        "cautious,odds",
+        "--games",
+        "60",
+        "--seed",
+        "3",
+        "--json",
+    )
     first = gemtable(*args)
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)
@@ -52,22 +67,37 @@ def test_a_module_function_bot_with_one_argument(tmp_path: Path) -> None:
     (tmp_path / "mybots").mkdir()
     (tmp_path / "mybots" / "__init__.py").write_text("")
     (tmp_path / "mybots" / "simple.py").write_text(
-        "def leave_at_five(view):\n    return 'camp' if view.carried >= 5 else 'deeper'\n")
-    result = gemtable("simulate", "--bot", "mybots.simple:leave_at_five", "--bots", "cautious", "--games", "30",
-                      "--json", env={"PYTHONPATH": str(tmp_path)})
+        "def leave_at_five(view):\n    return 'camp' if view.carried >= 5 else 'deeper'\n"
+    )
+    result = gemtable(
+        "simulate",
+        "--bot",
+        "mybots.simple:leave_at_five",
+        "--bots",
+        "cautious",
+        "--games",
+        "30",
+        "--json",
+        env={"PYTHONPATH": str(tmp_path)},
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["bots"]["leave_at_five"]["seats"] > 0
 
 
 def test_an_exception_is_reported_with_the_bots_own_traceback(tmp_path: Path) -> None:
-    path = bot_file(tmp_path, "broken", (
-        "def helper(view):\n"
-        "    return view.carried // (len(view.inside) - len(view.inside))\n"
-        "\n"
-        "def choose(view, moves, rng):\n"
-        "    if view.cave >= 2:\n"
-        "        return helper(view)\n"
-        "    return 'deeper'\n"))
+    path = bot_file(
+        tmp_path,
+        "broken",
+        (
+            "def helper(view):\n"
+            "    return view.carried // (len(view.inside) - len(view.inside))\n"
+            "\n"
+            "def choose(view, moves, rng):\n"
+            "    if view.cave >= 2:\n"
+            "        return helper(view)\n"
+            "    return 'deeper'\n"
+        ),
+    )
     result = gemtable("simulate", "--bot", path, "--bots", "cautious", "--games", "20")
     assert result.returncode == 1
     err = result.stderr
@@ -77,12 +107,17 @@ def test_an_exception_is_reported_with_the_bots_own_traceback(tmp_path: Path) ->
 
 
 def test_a_slow_bot_is_stopped_at_its_time_limit_and_shown_where_it_was(tmp_path: Path) -> None:
-    path = bot_file(tmp_path, "slow", (
-        "import time\n"
-        "def choose(view, moves, rng):\n"
-        "    while view.cave >= 2:\n"
-        "        time.sleep(0.05)\n"
-        "    return 'deeper'\n"))
+    path = bot_file(
+        tmp_path,
+        "slow",
+        (
+            "import time\n"
+            "def choose(view, moves, rng):\n"
+            "    while view.cave >= 2:\n"
+            "        time.sleep(0.05)\n"
+            "    return 'deeper'\n"
+        ),
+    )
     started = time.monotonic()
     result = gemtable("simulate", "--bot", path, "--bots", "cautious", "--games", "20", "--time-limit", "0.3")
     assert time.monotonic() - started < 120  # stopped, not waited on (the loop never ends by itself)
@@ -92,13 +127,19 @@ def test_a_slow_bot_is_stopped_at_its_time_limit_and_shown_where_it_was(tmp_path
 
 
 def test_a_bot_stuck_inside_c_code_is_killed_and_named(tmp_path: Path) -> None:
-    path = bot_file(tmp_path, "stuck", (
-        "def choose(view, moves, rng):\n"
-        "    if view.cave >= 2:\n"
-        "        sum(range(10 ** 13))  # one C call: no Python signal handler runs until it returns\n"
-        "    return 'deeper'\n"))
-    result = gemtable("simulate", "--bot", path, "--bots", "cautious", "--games", "20", "--time-limit", "0.2",
-                      "--jobs", "1")
+    path = bot_file(
+        tmp_path,
+        "stuck",
+        (
+            "def choose(view, moves, rng):\n"
+            "    if view.cave >= 2:\n"
+            "        sum(range(10 ** 13))  # one C call: no Python signal handler runs until it returns\n"
+            "    return 'deeper'\n"
+        ),
+    )
+    result = gemtable(
+        "simulate", "--bot", path, "--bots", "cautious", "--games", "20", "--time-limit", "0.2", "--jobs", "1"
+    )
     assert result.returncode == 1
     assert "bot 'stuck' did not answer within 0.2 s and could not be interrupted" in result.stderr
 

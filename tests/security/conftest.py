@@ -20,8 +20,9 @@ class TunedServer(ServerProcess):
     """``gemtable serve`` with some :class:`~gemtable.server.limits.Limits` changed (say, a 2 s hello timeout),
     so that a limit can be reached in a test; everything else is the production server."""
 
-    def __init__(self, data: Path, limits: dict[str, Any], extra: list[str] | None = None,
-                 files: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, data: Path, limits: dict[str, Any], extra: list[str] | None = None, files: tuple[int, int] | None = None
+    ) -> None:
         super().__init__(data, extra=[] if extra is None else extra)
         self.limits = limits
         self.files = files
@@ -33,8 +34,20 @@ class TunedServer(ServerProcess):
             resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def command(self) -> list[str]:
-        return [sys.executable, str(TUNED), json.dumps(self.limits), "serve", "--host", "127.0.0.1",
-                "--port", str(self.port), "--data", str(self.data), "--no-qr", *self.extra]
+        return [
+            sys.executable,
+            str(TUNED),
+            json.dumps(self.limits),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--no-qr",
+            *self.extra,
+        ]
 
 
 @pytest.fixture
@@ -90,4 +103,3 @@ def clean_log(server: ServerProcess) -> str:
     text = server.log.read_text("utf-8", "replace")
     assert not log_problems(text), log_problems(text)
     return text
-

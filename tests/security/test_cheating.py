@@ -34,8 +34,16 @@ def test_nobody_can_act_for_another_seat(server: ServerProcess) -> None:
 
     async def scenario() -> None:
         ann, bob = await seated_pair(server, code)
-        for extra in ({"seat": 1}, {"person": bob.person}, {"player": 1}, {"token": bob.token}, {"as": "Bob"},
-                      {"chair": 1}, {"id": bob.person}, {"me": {"id": bob.person}}):
+        for extra in (
+            {"seat": 1},
+            {"person": bob.person},
+            {"player": 1},
+            {"token": bob.token},
+            {"as": "Bob"},
+            {"chair": 1},
+            {"id": bob.person},
+            {"me": {"id": bob.person}},
+        ):
             error = await answer(ann, {"type": "choose", "move": "camp", **extra})
             assert error["code"] == "bad-message", extra
         # A repeated key is one key: the last one wins, and it is still Ann choosing.
@@ -116,8 +124,17 @@ def test_a_token_opens_its_own_seat_at_its_own_table_only(server: ServerProcess)
     async def scenario() -> None:
         ann, bob = await seated_pair(server, here)
         token = ann.token or ""
-        for forged in (token.upper(), token.lower(), token[:-1], token + "A", f" {token}", f"{token} ", token[::-1],
-                       json.dumps(token), token.replace("-", "_") if "-" in token else "x" + token[1:]):
+        for forged in (
+            token.upper(),
+            token.lower(),
+            token[:-1],
+            token + "A",
+            f" {token}",
+            f"{token} ",
+            token[::-1],
+            json.dumps(token),
+            token.replace("-", "_") if "-" in token else "x" + token[1:],
+        ):
             if forged == token:
                 continue
             thief = await Client.open(server.ws)
@@ -150,9 +167,14 @@ def test_spectators_and_the_tv_can_do_nothing_but_watch(server: ServerProcess) -
         for tv in (False, True):
             watcher = await Client.open(server.ws)
             await watcher.hello(code, tv=tv)
-            for message in ({"type": "choose", "move": "camp"}, {"type": "choose", "move": "deeper", "decision": 1},
-                            {"type": "start"}, {"type": "leave"}, {"type": "add_bot", "bot": "odds"},
-                            {"type": "remove_bot", "chair": 0}):
+            for message in (
+                {"type": "choose", "move": "camp"},
+                {"type": "choose", "move": "deeper", "decision": 1},
+                {"type": "start"},
+                {"type": "leave"},
+                {"type": "add_bot", "bot": "odds"},
+                {"type": "remove_bot", "chair": 0},
+            ):
                 assert (await answer(watcher, message))["code"] == "spectator", (tv, message)
         state = await ann.until(lambda s: True)
         assert [p["name"] for p in state["people"]] == ["Ann", "Bob"]
@@ -187,7 +209,7 @@ def test_a_replaced_phone_is_refused_even_for_what_it_had_already_sent(server: S
         assert old.close_code == 4000
         kinds = [m["type"] for m in heard]
         assert "replaced" in kinds
-        after = [m for m in heard[kinds.index("replaced") + 1:] if m["type"] != "state"]
+        after = [m for m in heard[kinds.index("replaced") + 1 :] if m["type"] != "state"]
         assert all(m["type"] == "error" and m["code"] == "spectator" for m in after), after
         # Whatever got in before the replacement was Bob's own move; after it, only the newest phone speaks.
         await newer.choose("deeper")
@@ -253,12 +275,14 @@ def test_replayed_messages_are_refused_or_harmless(server: ServerProcess) -> Non
         assert again["me"]["name"] == "Ann" and not ann.replaced
         state = await bob.until(lambda s: True)
         assert not any(p["chosen"] for p in state["people"])
+
         # Walk out of every cave at once: a short game whose record is checked below.
         async def play(client: Client) -> None:
             done: set[int] = set()
             while True:
-                s = await client.until(lambda s: s["phase"] == "results" or (
-                    bool(s["me"]["moves"]) and s["decision"] not in done), 30)
+                s = await client.until(
+                    lambda s: s["phase"] == "results" or (bool(s["me"]["moves"]) and s["decision"] not in done), 30
+                )
                 if s["phase"] == "results":
                     return
                 done.add(s["decision"])

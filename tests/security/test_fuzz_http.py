@@ -24,8 +24,12 @@ from tests.server.harness import ServerProcess
 
 EXAMPLES = int(os.environ.get("GEMTABLE_FUZZ_HTTP", "400"))
 HEADERS = {
-    "content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options",
-    "permissions-policy", "cross-origin-opener-policy",
+    "content-security-policy",
+    "x-content-type-options",
+    "referrer-policy",
+    "x-frame-options",
+    "permissions-policy",
+    "cross-origin-opener-policy",
 }
 STATUSES = {200, 201, 307, 400, 404, 405, 413, 415, 429}  # 415: a new table not sent as JSON
 
@@ -58,27 +62,52 @@ json_values = st.recursive(
 )
 OPTION_NAMES = ["relics", "path_split", "collapse_removes", "gem_display", "show_odds", "caves", "seed", "deck"]
 CARDS = ["1", "5", "17", "spiders", "snakes", "mummies", "fire", "rockfall", "relic", "relic-taken", "18", "", "0"]
-settings_bodies = st.fixed_dictionaries({}, optional={
-    "game": st.sampled_from(["expedition", "booty", "chess", "", "EXPEDITION"]) | json_values,
-    "preset": st.sampled_from(["table", "classic", "", "nope"]) | json_values,
-    "options": st.dictionaries(st.sampled_from(OPTION_NAMES) | st.text(max_size=8),
-                               st.sampled_from([True, False, 0, 1, 2, 3, 20, 21, -1, "pooled", "per_card", "gems",
-                                                "rubies", None, 1.5, 1e309]) | json_values, max_size=6)
-               | json_values,
-    "seconds": st.floats(-10, 200) | st.integers(-10, 200) | json_values,
-    "pause": st.floats(-10, 100) | json_values,
-    "turn_clock": json_values,
-    "script": st.lists(st.lists(st.sampled_from(CARDS) | st.text(max_size=6), max_size=12), max_size=8) | json_values,
-}) | json_values
+settings_bodies = (
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "game": st.sampled_from(["expedition", "booty", "chess", "", "EXPEDITION"]) | json_values,
+            "preset": st.sampled_from(["table", "classic", "", "nope"]) | json_values,
+            "options": st.dictionaries(
+                st.sampled_from(OPTION_NAMES) | st.text(max_size=8),
+                st.sampled_from(
+                    [True, False, 0, 1, 2, 3, 20, 21, -1, "pooled", "per_card", "gems", "rubies", None, 1.5, 1e309]
+                )
+                | json_values,
+                max_size=6,
+            )
+            | json_values,
+            "seconds": st.floats(-10, 200) | st.integers(-10, 200) | json_values,
+            "pause": st.floats(-10, 100) | json_values,
+            "turn_clock": json_values,
+            "script": st.lists(st.lists(st.sampled_from(CARDS) | st.text(max_size=6), max_size=12), max_size=8)
+            | json_values,
+        },
+    )
+    | json_values
+)
 raw_bodies = st.one_of(
     st.binary(max_size=200),
-    st.sampled_from([b"", b"{", b"[" * 30_000, b"[" * 100_000, b'{"a":' * 10_000, b"\xff\xfe{}", b"\xef\xbb\xbf{}",
-                     b"NaN",
-                     b'{"seconds": Infinity}', b'{"game": "expedition", "game": "booty"}', b"\x00" * 64,
-                     json.dumps({"padding": "x" * 70_000}).encode()]),
+    st.sampled_from(
+        [
+            b"",
+            b"{",
+            b"[" * 30_000,
+            b"[" * 100_000,
+            b'{"a":' * 10_000,
+            b"\xff\xfe{}",
+            b"\xef\xbb\xbf{}",
+            b"NaN",
+            b'{"seconds": Infinity}',
+            b'{"game": "expedition", "game": "booty"}',
+            b"\x00" * 64,
+            json.dumps({"padding": "x" * 70_000}).encode(),
+        ]
+    ),
 )
-segments = st.text(max_size=12) | st.sampled_from(["ACDE", "..", "%2e%2e", "%00", "x" * 300, "9" * 30, "-1",
-                                                   "\u0661", "0x10", "1e3", "%C3%A4%C3%A4%C3%A4%C3%A4"])
+segments = st.text(max_size=12) | st.sampled_from(
+    ["ACDE", "..", "%2e%2e", "%00", "x" * 300, "9" * 30, "-1", "\u0661", "0x10", "1e3", "%C3%A4%C3%A4%C3%A4%C3%A4"]
+)
 paths = st.one_of(
     st.builds(lambda c: f"/api/tables/{c}", segments),
     st.builds(lambda c: f"/api/tables/{c}/qr.svg", segments),
@@ -87,10 +116,26 @@ paths = st.one_of(
     st.builds(lambda c: f"/t/{c}/tv", segments),
     st.builds(lambda c, n: f"/t/{c}/results/{n}", segments, segments),
     st.builds(lambda g: f"/rules/{g}", segments),
-    st.builds(lambda f: f"/static/{f}", segments | st.sampled_from(["../server/app.py", "js/../../web/index.html",
-                                                                     "%2e%2e/%2e%2e/cli.py", "js/dom.js"])),
-    st.sampled_from(["/", "/api/games", "/api/schema", "/healthz", "/api/node", "/manifest.webmanifest", "/ws",
-                     "/api/tables", "/api/tables/", "//api/games", "/api/games?x=" + "y" * 2000]),
+    st.builds(
+        lambda f: f"/static/{f}",
+        segments
+        | st.sampled_from(["../server/app.py", "js/../../web/index.html", "%2e%2e/%2e%2e/cli.py", "js/dom.js"]),
+    ),
+    st.sampled_from(
+        [
+            "/",
+            "/api/games",
+            "/api/schema",
+            "/healthz",
+            "/api/node",
+            "/manifest.webmanifest",
+            "/ws",
+            "/api/tables",
+            "/api/tables/",
+            "//api/games",
+            "/api/games?x=" + "y" * 2000,
+        ]
+    ),
 )
 
 
@@ -105,8 +150,13 @@ def test_http_fuzz_never_errs_and_always_sends_the_headers(live: ServerProcess) 
     counter = iter(range(10**6))
     created: list[str] = []
 
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.data())
     def one_request(data: Any) -> None:
         source = loopback(120, next(counter) // 8)  # a new address every 8 requests: limits hit, and passed
@@ -118,15 +168,22 @@ def test_http_fuzz_never_errs_and_always_sends_the_headers(live: ServerProcess) 
                 created.append(json.loads(answer)["code"])
         elif kind < 5:
             body = data.draw(raw_bodies)
-            content_type = data.draw(st.sampled_from(["application/json", "text/plain", "", "application/json; "
-                                                      "charset=utf-16"]))
-            status, answer, headers = target.request("POST", "/api/tables", body, source=source,
-                                                     headers={"Content-Type": content_type} if content_type else {})
+            content_type = data.draw(
+                st.sampled_from(["application/json", "text/plain", "", "application/json; charset=utf-16"])
+            )
+            status, answer, headers = target.request(
+                "POST",
+                "/api/tables",
+                body,
+                source=source,
+                headers={"Content-Type": content_type} if content_type else {},
+            )
         else:
             method = data.draw(st.sampled_from(["GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]))
             path = quote(data.draw(paths))
-            status, answer, headers = target.request(method, path, b"" if method in ("POST", "PUT") else None,
-                                                     source=source)
+            status, answer, headers = target.request(
+                method, path, b"" if method in ("POST", "PUT") else None, source=source
+            )
         check(status, answer, headers, f"request {kind}")
 
     one_request()
@@ -156,15 +213,34 @@ def test_every_kind_of_response_carries_the_security_headers(live: ServerProcess
     target = Target("127.0.0.1", live.port)
     code = target.create_table("127.123.0.1")
     static = sorted(p.relative_to(WEB / "static").as_posix() for p in (WEB / "static").rglob("*") if p.is_file())
-    requests: list[tuple[str, str, bytes | None]] = [
-        ("GET", path, None) for path in ("/", f"/t/{code}", f"/t/{code}/tv", f"/t/{code}/results/1",
-                                         "/rules/expedition", "/manifest.webmanifest", "/api/games", "/api/schema",
-                                         "/healthz", f"/api/tables/{code}", f"/api/tables/{code}/qr.svg",
-                                         f"/api/tables/{code}/games/1", "/api/tables/QQQQ", "/nowhere")
-    ] + [("GET", f"/static/{name}", None) for name in static[:12]] + [
-        ("DELETE", "/api/games", None), ("POST", "/api/tables", b"nope"), ("POST", "/api/tables", b"{" * 70_000),
-        ("HEAD", "/", None),
-    ]
+    requests: list[tuple[str, str, bytes | None]] = (
+        [
+            ("GET", path, None)
+            for path in (
+                "/",
+                f"/t/{code}",
+                f"/t/{code}/tv",
+                f"/t/{code}/results/1",
+                "/rules/expedition",
+                "/manifest.webmanifest",
+                "/api/games",
+                "/api/schema",
+                "/healthz",
+                f"/api/tables/{code}",
+                f"/api/tables/{code}/qr.svg",
+                f"/api/tables/{code}/games/1",
+                "/api/tables/QQQQ",
+                "/nowhere",
+            )
+        ]
+        + [("GET", f"/static/{name}", None) for name in static[:12]]
+        + [
+            ("DELETE", "/api/games", None),
+            ("POST", "/api/tables", b"nope"),
+            ("POST", "/api/tables", b"{" * 70_000),
+            ("HEAD", "/", None),
+        ]
+    )
     seen = set()
     for method, path, body in requests:
         status, answer, headers = target.request(method, path, body, source="127.123.0.2")

@@ -25,11 +25,18 @@ MESSAGES = int(os.environ.get("GEMTABLE_FUZZ_MESSAGES", "3000"))
 def test_hostile_phones_break_nothing_and_honest_players_play_on(production: ServerProcess) -> None:
     assert production.proc is not None
     proc = production.proc
-    report = run_fuzz(Target("127.0.0.1", production.port), FuzzOptions(messages=MESSAGES, seed=1),
-                      data=production.data, log=production.log, alive=lambda: proc.poll() is None)
-    print(f"\nfuzz: {report.messages} messages from {report.phones} phones in {report.seconds} s, "
-          f"{report.frames_received} frames back; closes {report.closes}; {report.honest_games} honest games; "
-          f"{report.games_checked} records replayed; errors sent {report.errors}")
+    report = run_fuzz(
+        Target("127.0.0.1", production.port),
+        FuzzOptions(messages=MESSAGES, seed=1),
+        data=production.data,
+        log=production.log,
+        alive=lambda: proc.poll() is None,
+    )
+    print(
+        f"\nfuzz: {report.messages} messages from {report.phones} phones in {report.seconds} s, "
+        f"{report.frames_received} frames back; closes {report.closes}; {report.honest_games} honest games; "
+        f"{report.games_checked} records replayed; errors sent {report.errors}"
+    )
     assert report.problems == []
     assert report.crashes == 0 and report.broken_tables == []
     assert report.messages >= MESSAGES
@@ -37,8 +44,7 @@ def test_hostile_phones_break_nothing_and_honest_players_play_on(production: Ser
     assert sum(report.errors.values()) > report.messages / 10  # it did reach the server's refusals
 
 
-def test_a_text_frame_that_is_not_utf8_closes_the_phone_with_one_quiet_line(
-        tuned: Callable[..., TunedServer]) -> None:
+def test_a_text_frame_that_is_not_utf8_closes_the_phone_with_one_quiet_line(tuned: Callable[..., TunedServer]) -> None:
     server = tuned()
 
     async def scenario() -> int | None:

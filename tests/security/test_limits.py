@@ -34,8 +34,7 @@ BURST = int(LIMITS.message_burst)
 
 
 async def connect(server: ServerProcess, address: str, **options: Any) -> Any:
-    return await websockets.connect(server.ws, local_addr=(address, 0), ping_interval=None, open_timeout=30,
-                                    **options)
+    return await websockets.connect(server.ws, local_addr=(address, 0), ping_interval=None, open_timeout=30, **options)
 
 
 async def client_from(server: ServerProcess, address: str) -> Client:
@@ -45,7 +44,11 @@ async def client_from(server: ServerProcess, address: str) -> Client:
 def test_the_numbers_are_the_documented_ones() -> None:
     assert (LIMITS.messages_per_second, LIMITS.message_burst, LIMITS.strikes_before_close) == (20, 60, 60)
     assert (LIMITS.connections_per_address, LIMITS.join_burst, LIMITS.table_burst, LIMITS.lookup_burst) == (
-        64, 20, 10, 12)
+        64,
+        20,
+        10,
+        12,
+    )
     assert (LIMITS.hello_seconds, LIMITS.max_body) == (30.0, 64 * 1024)
     assert (LIMITS.request_seconds, LIMITS.unfinished_per_address) == (10.0, 16)  # tests/security/test_slowloris.py
 
@@ -135,8 +138,9 @@ def test_new_tables_per_address_are_limited(production: ServerProcess) -> None:
     from gemtable.bench.fuzz import Target
 
     target = Target("127.0.0.1", production.port)
-    statuses = [target.request("POST", "/api/tables", b"{}", source="127.35.0.1")[0]
-                for _ in range(int(LIMITS.table_burst) + 2)]
+    statuses = [
+        target.request("POST", "/api/tables", b"{}", source="127.35.0.1")[0] for _ in range(int(LIMITS.table_burst) + 2)
+    ]
     assert statuses[: int(LIMITS.table_burst)] == [201] * int(LIMITS.table_burst)
     assert statuses[-1] == 429
     assert target.request("POST", "/api/tables", b"{}", source="127.35.0.2")[0] == 201
@@ -152,8 +156,18 @@ def test_names_are_plain_short_text(production: ServerProcess) -> None:
         ("<img src=x onerror=f()>", "<img src=x onerror=f()>"),  # kept as text: the pages render text
         ("x');DROP TABLE events--", "x');DROP TABLE events--"),
     ]
-    refused = ["", "\u0000\u0007", "\u200b\u200b", "\U0001f48e" * 24 + "x", "x" * 25, "\U0001f48e", "a\u0007b",
-               "\u3164", "\u2800 \uffa0", "a" + "\u0301" * 23]
+    refused = [
+        "",
+        "\u0000\u0007",
+        "\u200b\u200b",
+        "\U0001f48e" * 24 + "x",
+        "x" * 25,
+        "\U0001f48e",
+        "a\u0007b",
+        "\u3164",
+        "\u2800 \uffa0",
+        "a" + "\u0301" * 23,
+    ]
 
     async def scenario() -> None:
         for i, (name, shown) in enumerate(cases):
@@ -190,8 +204,7 @@ def chunked_post(target: Any, path: str, chunks: list[bytes]) -> tuple[int, byte
 
     conn = http.client.HTTPConnection(target.host, target.port, timeout=30, source_address=("127.37.0.3", 0))
     try:
-        conn.request("POST", path, body=iter(chunks), headers={"Content-Type": "application/json"},
-                     encode_chunked=True)
+        conn.request("POST", path, body=iter(chunks), headers={"Content-Type": "application/json"}, encode_chunked=True)
         response = conn.getresponse()
         return response.status, response.read()
     except (BrokenPipeError, ConnectionResetError):  # refused before we finished sending: also fine
@@ -239,8 +252,7 @@ IDLE = 2000
 HOUSES = 40  # 2000 connections from 40 addresses: 50 each, under the 64 an address may hold
 
 
-def test_thousands_of_silent_connections_cost_bounded_memory_and_go_away(
-        tuned: Callable[..., TunedServer]) -> None:
+def test_thousands_of_silent_connections_cost_bounded_memory_and_go_away(tuned: Callable[..., TunedServer]) -> None:
     """2000 WebSockets that open and never speak, twice over: the server holds them in bounded memory, refuses
     more than 64 from one address, closes them all once the hello time is up, and takes a second wave in
     the memory the first one used."""

@@ -59,8 +59,12 @@ def test_other_origins_cannot_open_a_websocket(production: ServerProcess) -> Non
     async def scenario() -> None:
         for origin in [*FOREIGN, other_port, f"http://localhost:{free_port()}"]:
             assert await handshake(production, origin) == 403, origin
-        for origin in (None, production.base, f"http://localhost:{production.port}",
-                       f"HTTP://LOCALHOST:{production.port}"):
+        for origin in (
+            None,
+            production.base,
+            f"http://localhost:{production.port}",
+            f"HTTP://LOCALHOST:{production.port}",
+        ):
             assert await handshake(production, origin) == 101, origin
         # And a handshake that was let in works as a phone: from our own page's origin.
         phone = Client(await websockets.connect(production.ws, origin=production.base, open_timeout=10))  # type: ignore[arg-type]
@@ -78,9 +82,11 @@ def test_other_origins_cannot_create_tables(production: ServerProcess) -> None:
         status, body = post(production, {"Content-Type": "application/json", "Origin": origin})
         assert (status, body["error"]) == (403, "cross-origin"), origin
     assert tables(production) == before
-    for headers in ({"Content-Type": "application/json", "Origin": production.base},
-                    {"Content-Type": "application/json; charset=utf-8"},  # no Origin: not from a web page
-                    {"Content-Type": "application/json", "Origin": f"http://localhost:{production.port}"}):
+    for headers in (
+        {"Content-Type": "application/json", "Origin": production.base},
+        {"Content-Type": "application/json; charset=utf-8"},  # no Origin: not from a web page
+        {"Content-Type": "application/json", "Origin": f"http://localhost:{production.port}"},
+    ):
         status, body = post(production, headers)
         assert status == 201, (headers, body)
     assert tables(production) == before + 3

@@ -125,8 +125,10 @@ def test_guessing_codes_through_the_records_api_alone_is_slowed(production: Serv
     """The attack of the review: ``GET /api/tables/CODE/games/N`` for code after code, from one address."""
     code = production.create_table()
     source = "127.42.0.1"
-    statuses = [get(production, f"/api/tables/{guess}/games/1", source)[0]
-                for guess in unknown_codes(production, {code}, TRIES + 8)]
+    statuses = [
+        get(production, f"/api/tables/{guess}/games/1", source)[0]
+        for guess in unknown_codes(production, {code}, TRIES + 8)
+    ]
     assert statuses == [404] * TRIES + [429] * 8
     # The tries come back at 6 a minute; a WebSocket hello from the same address is refused meanwhile.
 

@@ -67,8 +67,9 @@ class Room:
         self.code = ""
 
     async def open(self) -> Room:
-        self.code = self.server.create_table(script=self.script, seconds=self.seconds, pause=0.5,
-                                             options={"show_odds": True, **self.options})
+        self.code = self.server.create_table(
+            script=self.script, seconds=self.seconds, pause=0.5, options={"show_odds": True, **self.options}
+        )
         self.spectator = await Client.open(self.server.ws, self.version)
         await self.spectator.hello(self.code)
         self.tv = await Client.open(self.server.ws, self.version)
@@ -123,7 +124,7 @@ class Room:
     async def close(self) -> None:
         """Close every phone, keeping only what they received until then (leaving changes the table too)."""
         for client in self.everyone:
-            del client.frames[len(client.frames):]
+            del client.frames[len(client.frames) :]
         ends = [len(c.frames) for c in self.everyone]
         for client in self.everyone:
             await client.close()
@@ -200,8 +201,9 @@ def played(scenario: Any) -> Any:
     return run(whole())
 
 
-async def two_rooms(server: ServerProcess, first: list[list[str]], second: list[list[str]],
-                    **options: Any) -> tuple[Room, Room]:
+async def two_rooms(
+    server: ServerProcess, first: list[list[str]], second: list[list[str]], **options: Any
+) -> tuple[Room, Room]:
     rooms = (await Room(server, first, **options).open(), await Room(server, second, **options).open())
     for room in rooms:
         await room.start()
@@ -286,10 +288,16 @@ def test_the_reveal_is_the_next_frame_after_the_last_choice_whatever_it_was(scri
     for room in (a, b):
         for client in room.everyone:
             mark = next(i for i, f in enumerate(client.frames) if '"marker"' in f)
-            after = [json.loads(f) for f in client.frames[mark + 1:] if '"pong"' not in f]
-            assert len(after) == 1, [(f["table"]["decision"], len(f["table"]["state"]["path"]),
-                                      f["table"]["state"]["reveal"], [p["chosen"] for p in f["table"]["people"]])
-                                     for f in after]  # exactly one frame: the reveal, triggered by the last choice
+            after = [json.loads(f) for f in client.frames[mark + 1 :] if '"pong"' not in f]
+            assert len(after) == 1, [
+                (
+                    f["table"]["decision"],
+                    len(f["table"]["state"]["path"]),
+                    f["table"]["state"]["reveal"],
+                    [p["chosen"] for p in f["table"]["people"]],
+                )
+                for f in after
+            ]  # exactly one frame: the reveal, triggered by the last choice
             assert len(after[0]["table"]["state"]["path"]) == 2 or after[0]["table"]["state"]["reveal"]["leavers"]
 
 

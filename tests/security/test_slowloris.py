@@ -160,8 +160,10 @@ def test_finished_requests_are_not_held_to_the_request_time(tuned: Callable[...,
     if kind == "post":
         s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         with holding([s]):
-            s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: 100\r\n\r\n{\"game\":")  # the body stops short
+            s.sendall(
+                b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 100\r\n\r\n{"game":'
+            )  # the body stops short
             assert wait_until(lambda: closed_by_server(s), 30)
         return
 

@@ -31,8 +31,12 @@ class ServerProcess(Launcher):
         return super().start(timeout)
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"content-type": "application/json"},
+        )
         return self._open(req)
 
     def get(self, path: str) -> tuple[int, Any]:

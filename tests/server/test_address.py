@@ -25,13 +25,15 @@ PUBLIC = "http://gemtable.test:{port}"
 
 def qr_svg(url: str) -> bytes:
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2,
-                                    dark="#111", light="#fff")
+    segno.make(url, error="m").save(
+        out, kind="svg", xmldecl=False, nl=False, scale=8, border=2, dark="#111", light="#fff"
+    )
     return out.getvalue()
 
 
-def request(port: int, method: str, path: str, host: str, body: bytes | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+def request(
+    port: int, method: str, path: str, host: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         conn.putrequest(method, path, skip_host=True)
@@ -53,7 +55,9 @@ def test_serve_prints_the_lan_address_not_the_hostnames_loopback(tmp_path: Path)
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "gemtable", "serve", "--port", str(port), "--data", str(tmp_path / "d"), "--no-qr"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         assert proc.stdout is not None
@@ -111,8 +115,14 @@ def test_a_host_header_that_does_not_name_this_server_is_refused_and_never_refle
         status, raw = request(server.port, "GET", path, "evil.example")
         assert status == 400, path
         assert b"evil.example" not in raw
-    status, raw = request(server.port, "POST", "/api/tables", f"evil.example:{server.port}", b'{"game":"expedition"}',
-                          {"Content-Type": "application/json"})
+    status, raw = request(
+        server.port,
+        "POST",
+        "/api/tables",
+        f"evil.example:{server.port}",
+        b'{"game":"expedition"}',
+        {"Content-Type": "application/json"},
+    )
     assert status == 400 and b"evil" not in raw
     long_host = "a" * 3000 + ".example"
     status, raw = request(server.port, "GET", f"/api/tables/{code}/qr.svg", long_host)
@@ -124,8 +134,7 @@ def test_a_websocket_naming_another_host_is_refused(server: ServerProcess) -> No
     async def attempt(host: str) -> bool:
         try:
             # the URI names the host (as a phone's browser would); the socket goes to this machine
-            async with websockets.connect(f"ws://{host}/ws", host="127.0.0.1", port=server.port,
-                                          open_timeout=5) as ws:
+            async with websockets.connect(f"ws://{host}/ws", host="127.0.0.1", port=server.port, open_timeout=5) as ws:
                 await ws.send('{"type":"ping","v":1}')
                 await asyncio.wait_for(ws.recv(), 5)
                 return True

@@ -134,8 +134,13 @@ def test_names_are_trimmed_unique_limited_and_kept_as_plain_data(server: ServerP
         state = await a.join(code, "  <b>Ann</b>\u200b  <i>&amp;</i> ")
         assert state["me"]["name"] == "<b>Ann</b> <i>&amp;</i>"
         b = await Client.open(server.ws)
-        for name, expected in (("", "bad-name"), ("   ", "bad-name"), ("x" * 25, "bad-name"), ("Bob\u0000", "bad-name"),
-                               ("<B>ANN</B> <I>&AMP;</I>", "name-taken")):
+        for name, expected in (
+            ("", "bad-name"),
+            ("   ", "bad-name"),
+            ("x" * 25, "bad-name"),
+            ("Bob\u0000", "bad-name"),
+            ("<B>ANN</B> <I>&AMP;</I>", "name-taken"),
+        ):
             await b.send({"type": "join", "code": code, "name": name})
             assert (await b.error(after=len(b.errors)))["code"] == expected
         state = await b.join(code, "Bob")
@@ -189,9 +194,13 @@ def test_guessing_table_codes_is_rate_limited_per_address(strict_server: ServerP
 
 
 def test_bad_http_requests_get_clear_errors(server: ServerProcess) -> None:
-    for body, expected in (({"game": "chess"}, "bad-request"), ({"preset": "nope"}, "bad-request"),
-                           ({"options": {"relics": "yes"}}, "bad-request"), ({"seconds": 0}, "bad-request"),
-                           ({"options": {"secret_mode": True}}, "bad-request")):
+    for body, expected in (
+        ({"game": "chess"}, "bad-request"),
+        ({"preset": "nope"}, "bad-request"),
+        ({"options": {"relics": "yes"}}, "bad-request"),
+        ({"seconds": 0}, "bad-request"),
+        ({"options": {"secret_mode": True}}, "bad-request"),
+    ):
         status, answer_ = server.post("/api/tables", body)
         assert status == 400 and answer_["error"] == expected and answer_["message"], body
     status, answer_ = server.get("/api/tables/ABCD/games/x")

@@ -31,8 +31,9 @@ def test_three_phones_play_a_short_booty_game_turn_by_turn(server: ServerProcess
         async def play(client: Client) -> None:
             done: set[int] = set()
             while True:
-                s = await client.until(lambda s: s["phase"] == "results" or (
-                    bool(s["me"]["moves"]) and s["decision"] not in done), 60)
+                s = await client.until(
+                    lambda s: s["phase"] == "results" or (bool(s["me"]["moves"]) and s["decision"] not in done), 60
+                )
                 if s["phase"] == "results":
                     return
                 done.add(s["decision"])

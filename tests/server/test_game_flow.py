@@ -32,8 +32,9 @@ async def play_until_over(clients: list[Client], choice: str = "deeper") -> dict
     async def play(client: Client) -> None:
         answered: set[tuple[int, int, int]] = set()
         while True:
-            state = await client.until(lambda s: s["phase"] == "results" or (
-                to_act(s) and key(s) not in answered), timeout=60)
+            state = await client.until(
+                lambda s: s["phase"] == "results" or (to_act(s) and key(s) not in answered), timeout=60
+            )
             if state["phase"] == "results":
                 return
             answered.add(key(state))
@@ -60,6 +61,7 @@ def test_three_players_play_a_whole_game_and_its_record_replays(server: ServerPr
         assert me(ann.state or {})["host"] is True
         await ann.start()
         await ann.until(lambda s: s["phase"] == "playing")
+
         # Ann walks out after the first card of every cave, the others go deeper into the collapse.
         async def ann_camps() -> None:
             done: set[tuple[int, int, int]] = set()

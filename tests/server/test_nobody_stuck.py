@@ -63,8 +63,12 @@ def test_the_host_removes_an_absent_person_and_is_refused_clearly_otherwise(serv
         state = await ann.until(lambda s: bool(person(s, "Dee")))
         ids = {p["name"]: p["id"] for p in state["people"]}
         # Not the host; someone connected; yourself; nobody: each refused, nothing changes.
-        for client, target, code_ in ((bob, ids["Dee"], "not-host"), (ann, ids["Dee"], "connected"),
-                                      (ann, ids["Ann"], "self"), (ann, 999, "not-found")):
+        for client, target, code_ in (
+            (bob, ids["Dee"], "not-host"),
+            (ann, ids["Dee"], "connected"),
+            (ann, ids["Ann"], "self"),
+            (ann, 999, "not-found"),
+        ):
             seen = len(client.errors)
             await client.remove(target)
             error = await client.error(after=seen)

@@ -20,6 +20,7 @@ from tests.server.test_table_life import LONG, person
 
 async def settle(*clients: Client) -> None:
     """Until each client has everything sent to it so far (a pong comes after what was queued before it)."""
+
     async def one(client: Client) -> None:
         pongs = sum('"pong"' in f for f in client.frames)
         await client.send(p.Ping())

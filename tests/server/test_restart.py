@@ -55,12 +55,18 @@ def test_a_killed_server_comes_back_mid_cave_and_the_game_ends_as_its_log_replay
         assert person(state, "Ann")["chosen"]  # Ann's pending choice survived
         ann = await clients["Ann"].until(lambda s: s["me"] is not None)
         assert ann["me"]["choice"] == "camp"
+
         # Play to the end: everyone still inside goes deeper into the snakes.
         async def play(client: Client) -> None:
             done: set[tuple[int, int]] = set()
             while True:
-                s = await client.until(lambda s: s["phase"] == "results" or (
-                    bool(s["me"]["moves"]) and (s["state"]["cave"], len(s["state"]["path"])) not in done), 60)
+                s = await client.until(
+                    lambda s: (
+                        s["phase"] == "results"
+                        or (bool(s["me"]["moves"]) and (s["state"]["cave"], len(s["state"]["path"])) not in done)
+                    ),
+                    60,
+                )
                 if s["phase"] == "results":
                     return
                 done.add((s["state"]["cave"], len(s["state"]["path"])))
@@ -78,8 +84,9 @@ def test_a_killed_server_comes_back_mid_cave_and_the_game_ends_as_its_log_replay
     db = sqlite3.connect(server.data / "gemtable.sqlite3")
     import json
 
-    events = [json.loads(body) for (body,) in db.execute(
-        "SELECT body FROM events WHERE code = ? ORDER BY seq", (code,))]
+    events = [
+        json.loads(body) for (body,) in db.execute("SELECT body FROM events WHERE code = ? ORDER BY seq", (code,))
+    ]
     rebuilt = Table.rebuild(events)
     assert rebuilt.game is not None and rebuilt.game.scores() == scores
     assert rebuilt.phase == "results"

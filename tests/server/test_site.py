@@ -63,8 +63,18 @@ def test_a_public_url_is_used_as_given_and_its_host_is_allowed() -> None:
     assert site.join_url("QRST") == "https://games.example.org/t/QRST"
 
 
-@pytest.mark.parametrize("bad", ["games.example.org", "ftp://x", "http://", "http://x/sub/path", "http://x:99999",
-                                 "http://user:pw@x", "http://x/?q=1"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "games.example.org",
+        "ftp://x",
+        "http://",
+        "http://x/sub/path",
+        "http://x:99999",
+        "http://user:pw@x",
+        "http://x/?q=1",
+    ],
+)
 def test_a_public_url_that_cannot_work_is_refused(bad: str) -> None:
     with pytest.raises(SiteError):
         Site.build(8000, public_url=bad, interfaces=LAPTOP, hostname="laptop")
@@ -72,8 +82,17 @@ def test_a_public_url_that_cannot_work_is_refused(bad: str) -> None:
 
 def test_hosts_a_request_may_name() -> None:
     site = Site.build(8000, interfaces=LAPTOP, hostname="laptop", allow_hosts=["party.lan"])
-    for host in ("localhost", "127.0.0.1", "::1", "[::1]", "192.168.1.23", "laptop", "laptop.local", "party.lan",
-                 "fe80::1c2b:3aff:fe4d:5e6f"):
+    for host in (
+        "localhost",
+        "127.0.0.1",
+        "::1",
+        "[::1]",
+        "192.168.1.23",
+        "laptop",
+        "laptop.local",
+        "party.lan",
+        "fe80::1c2b:3aff:fe4d:5e6f",
+    ):
         assert site.allows_host(host), host
     for host in ("evil.example", "192.168.1.24", "localhost.evil.example", ""):
         assert not site.allows_host(host), host

@@ -154,8 +154,13 @@ def test_bots_fill_empty_chairs_and_play(server: ServerProcess) -> None:
         await ann.start()
         answered: set[tuple[int, int]] = set()
         while True:
-            state = await ann.until(lambda s: s["phase"] == "results" or (
-                bool(s["me"]["moves"]) and (cave(s), len(s["state"]["path"])) not in answered), 60)
+            state = await ann.until(
+                lambda s: (
+                    s["phase"] == "results"
+                    or (bool(s["me"]["moves"]) and (cave(s), len(s["state"]["path"])) not in answered)
+                ),
+                60,
+            )
             if state["phase"] == "results":
                 break
             answered.add((cave(state), len(state["state"]["path"])))

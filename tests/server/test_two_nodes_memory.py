@@ -95,7 +95,8 @@ def test_a_follower_tells_its_phones_of_a_choice_as_the_owner_does() -> None:
         told: dict[str, list[Choices | None]] = {"n1": [], "n2": []}
         for node in (owner, follower):
             node.deliver = lambda local, changed, reply, choices, node=node: (  # type: ignore[misc]
-                told[node.id].append(choices) if changed else None)
+                told[node.id].append(choices) if changed else None
+            )
             await node.start()
         mine = await owner.adopt(Table.create("TWOC", settings(), 0.0))
         theirs = await follower.table("TWOC")

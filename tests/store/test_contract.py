@@ -94,13 +94,15 @@ def test_an_event_number_is_written_once(make_store: Callable[[], Store]) -> Non
 def test_appends_at_the_same_moment_are_each_written_or_refused_alone(make_store: Callable[[], Store]) -> None:
     """Many tables append at once: a refused one — a taken number, a lease held by another — refuses only
     itself."""
+
     async def scenario(a: Store, b: Store) -> None:
         codes = [f"T{i:03d}" for i in range(30)]
         await a.append(codes[3], 1, [ev(1)])
         assert await b.acquire(codes[7], "node-b", 30)
         results = await asyncio.gather(
             *(a.append(code, 1, [ev(1), ev(2)], owner="node-a" if code == codes[7] else None) for code in codes),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         refused = {code: type(r) for code, r in zip(codes, results, strict=True) if r is not None}
         assert refused == {codes[3]: Conflict, codes[7]: LeaseLost}
         for code in codes:

@@ -31,8 +31,22 @@ def test_names_are_trimmed_and_cleaned(raw: str, clean: str) -> None:
     assert clean_name(raw) == clean
 
 
-@pytest.mark.parametrize("raw", ["", "   ", "\x00\x01", "\u200b", "x" * (NAME_MAX + 1), None, 42, ["Ann"],
-                                 "An\x00n\x07", "\x1b[31mAnn", "a\u0007b"])  # control characters: refused
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "   ",
+        "\x00\x01",
+        "\u200b",
+        "x" * (NAME_MAX + 1),
+        None,
+        42,
+        ["Ann"],
+        "An\x00n\x07",
+        "\x1b[31mAnn",
+        "a\u0007b",
+    ],
+)  # control characters: refused
 def test_bad_names_are_refused(raw: object) -> None:
     with pytest.raises(TableError) as err:
         clean_name(raw)

@@ -77,8 +77,9 @@ class Browser:
 
     def phone(self, label: str, locale: str = "en-GB") -> Any:
         """A phone: 390×844, touch, in ``locale``."""
-        context = self._context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1,
-                                locale=locale, base_url=self.base)
+        context = self._context(
+            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, locale=locale, base_url=self.base
+        )
         return self._page(label, context)
 
     def tv(self, label: str = "tv") -> Any:
@@ -86,8 +87,9 @@ class Browser:
         return self._page(label, context)
 
     def desktop(self, label: str, locale: str = "en-GB") -> Any:
-        context = self._context(viewport={"width": 1440, "height": 1000}, locale=locale, base_url=self.base,
-                                has_touch=True)
+        context = self._context(
+            viewport={"width": 1440, "height": 1000}, locale=locale, base_url=self.base, has_touch=True
+        )
         return self._page(label, context)
 
     def watch(self, page: Any) -> Watch:

@@ -58,9 +58,7 @@ def _fill(canvas: list[bytearray], points: list[tuple[float, float]], colour: tu
     for row in range(max(0, int(min(ys))), min(height, int(max(ys)) + 1)):
         y = row + 0.5
         xs = sorted(
-            x0 + (y - y0) * (x1 - x0) / (y1 - y0)
-            for (x0, y0), (x1, y1) in edges
-            if (y0 <= y < y1) or (y1 <= y < y0)
+            x0 + (y - y0) * (x1 - x0) / (y1 - y0) for (x0, y0), (x1, y1) in edges if (y0 <= y < y1) or (y1 <= y < y0)
         )
         line = canvas[row]
         for a, b in zip(xs[::2], xs[1::2], strict=False):
@@ -75,8 +73,12 @@ def _rounded_square(size: int, radius: float) -> list[tuple[float, float]]:
     import math
 
     pts: list[tuple[float, float]] = []
-    for cx, cy, start in ((size - radius, radius, -90), (size - radius, size - radius, 0),
-                          (radius, size - radius, 90), (radius, radius, 180)):
+    for cx, cy, start in (
+        (size - radius, radius, -90),
+        (size - radius, size - radius, 0),
+        (radius, size - radius, 90),
+        (radius, radius, 180),
+    ):
         for step in range(0, 91, 6):
             angle = math.radians(start + step)
             pts.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))

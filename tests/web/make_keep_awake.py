@@ -20,9 +20,28 @@ PICTURE = ["-f", "lavfi", "-i", "color=c=black:s=16x16:r=1:d=2"]
 SILENCE = ["-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono"]
 SAME = ["-t", "2", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact"]
 CODECS = {
-    "keep-awake.mp4": ["-c:v", "libx264", "-profile:v", "baseline", "-level", "3.0", "-pix_fmt", "yuv420p",
-                       "-tune", "stillimage", "-crf", "51", "-c:a", "aac", "-b:a", "8k", "-ac", "1",
-                       "-movflags", "+faststart"],
+    "keep-awake.mp4": [
+        "-c:v",
+        "libx264",
+        "-profile:v",
+        "baseline",
+        "-level",
+        "3.0",
+        "-pix_fmt",
+        "yuv420p",
+        "-tune",
+        "stillimage",
+        "-crf",
+        "51",
+        "-c:a",
+        "aac",
+        "-b:a",
+        "8k",
+        "-ac",
+        "1",
+        "-movflags",
+        "+faststart",
+    ],
     "keep-awake.webm": ["-c:v", "libvpx", "-b:v", "10k", "-c:a", "libopus", "-b:a", "6k"],
 }
 
@@ -34,8 +53,10 @@ def main() -> None:
     MEDIA.mkdir(parents=True, exist_ok=True)
     for name, codecs in CODECS.items():
         out = MEDIA / name
-        subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y", *PICTURE, *SILENCE, *codecs, *SAME,
-                        str(out)], check=True)
+        subprocess.run(
+            [ffmpeg, "-hide_banner", "-loglevel", "error", "-y", *PICTURE, *SILENCE, *codecs, *SAME, str(out)],
+            check=True,
+        )
         print(f"{out.stat().st_size:6d} bytes  {out}")
 
 

@@ -92,8 +92,9 @@ class RoomProxy:
                     headers.append(b"Connection: close")
                 upstream = socket.create_connection(where, timeout=10)
                 upstream.settimeout(None)
-                upstream.sendall(b"\r\n".join([f"{method} {path} {version}".encode("latin-1"), *headers])
-                                 + b"\r\n\r\n" + rest)
+                upstream.sendall(
+                    b"\r\n".join([f"{method} {path} {version}".encode("latin-1"), *headers]) + b"\r\n\r\n" + rest
+                )
                 rest = b""
             if rest:
                 upstream.sendall(rest)

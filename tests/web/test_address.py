@@ -25,8 +25,7 @@ def public_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
         proc.stop()
 
 
-def test_a_host_on_localhost_hands_out_the_public_url(chromium: Any, public_server: ServerProcess,
-                                                     shot: Any) -> None:
+def test_a_host_on_localhost_hands_out_the_public_url(chromium: Any, public_server: ServerProcess, shot: Any) -> None:
     public = public_server.public_url
     for base in (f"http://localhost:{public_server.port}", public_server.base):
         b = Browser(chromium, base=base)

@@ -81,8 +81,11 @@ def test_the_rules_texts_have_every_key_in_every_language() -> None:
 
     english = load("en")
     used = set(re.findall(r"\br\('([a-z_0-9]+)'", (STATIC / "js" / "booty-rules.js").read_text(encoding="utf-8")))
-    used |= {f"{point}_{part}" for point, readings in (("touching", ["scores", "void"]), ("tie", ["share", "none"]))
-             for part in ["h", *readings]}  # built as r(`${key}_${value}`)
+    used |= {
+        f"{point}_{part}"
+        for point, readings in (("touching", ["scores", "void"]), ("tie", ["share", "none"]))
+        for part in ["h", *readings]
+    }  # built as r(`${key}_${value}`)
     assert used - set(english) == set(), used - set(english)
     for lang in ("hu", "ja"):
         other = load(lang)
@@ -245,7 +248,8 @@ def test_the_start_page_sets_up_booty_hunter(server: ServerProcess, browser: Bro
     page.locator("#join-go").tap()
     expect(page.locator("#lobby-game")).to_have_text("Booty Hunter · Only the larger area scores · no turn clock")
     expect(page.locator("#rules-link")).to_have_attribute(
-        "href", re.compile(r"^/rules/booty\?preset=largest-area&touching=void&tie=share$"))
+        "href", re.compile(r"^/rules/booty\?preset=largest-area&touching=void&tie=share$")
+    )
     # Back to the expedition: its own seconds.
     page.goto("/")
     page.locator("#game").select_option("booty")
@@ -390,11 +394,16 @@ def test_the_rules_page_says_which_reading_is_which(server: ServerProcess, brows
     page.goto("/rules/booty?preset=largest-area&touching=void&tie=share")
     touching, tie = page.locator("#reading-touching"), page.locator("#reading-tie")
     expect(touching.locator("h3")).to_have_text("A diamond touching another diamond")
-    expect(touching.locator("li")).to_have_text([
-        "It still scores: its touching land areas score as usual, and the gem half it touches adds nothing. (default)",
-        "It scores nothing at all, for anyone. (this table)"])
-    expect(tie.locator("li")).to_have_text([
-        "Every area of the greatest size scores. (default) (this table)", "None of the tied areas scores."])
+    expect(touching.locator("li")).to_have_text(
+        [
+            "It still scores: its touching land areas score as usual,"
+            " and the gem half it touches adds nothing. (default)",
+            "It scores nothing at all, for anyone. (this table)",
+        ]
+    )
+    expect(tie.locator("li")).to_have_text(
+        ["Every area of the greatest size scores. (default) (this table)", "None of the tied areas scores."]
+    )
     expect(page.locator("main")).to_contain_text("This tile set is gemtable's own design, not the physical game's")
     touching.scroll_into_view_if_needed()
     shot(page, "booty-rules-readings")

@@ -76,8 +76,9 @@ TV_PROBLEMS = """() => {
 }"""
 
 
-def test_every_legal_spot_is_in_view_at_every_turn_of_a_whole_game(server: ServerProcess, browser: Browser,
-                                                                   shot: Any) -> None:
+def test_every_legal_spot_is_in_view_at_every_turn_of_a_whole_game(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     code = booty_table(server, seconds=120)
     me = browser.phone("me")
     join(me, code, "Maximiliane Oppenheimer")
@@ -86,8 +87,9 @@ def test_every_legal_spot_is_in_view_at_every_turn_of_a_whole_game(server: Serve
     me.locator("#bot-kind").select_option("random")
     me.locator("#add-bot").tap()
     expect(me.locator("#lobby-count")).to_have_text("3 of 3 chairs taken")
-    tv = browser._page("tv", browser._context(viewport={"width": 1280, "height": 720}, locale="en-GB",
-                                               base_url=browser.base))
+    tv = browser._page(
+        "tv", browser._context(viewport={"width": 1280, "height": 720}, locale="en-GB", base_url=browser.base)
+    )
     tv.goto(f"/t/{code}/tv")
     me.locator("#start").tap()
     turns = 0

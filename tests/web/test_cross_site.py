@@ -62,7 +62,8 @@ def tables(server: ServerProcess) -> int:
 
 
 def test_a_page_of_another_site_cannot_create_tables_or_open_websockets(
-        server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
+    server: ServerProcess, browser: Browser, tmp_path: Path
+) -> None:
     before = tables(server)
     with other_site(tmp_path) as evil:
         guest = browser.desktop("guest")
@@ -77,8 +78,9 @@ def test_a_page_of_another_site_cannot_create_tables_or_open_websockets(
     own = browser.desktop("own")
     own.goto("/")
     origin = own.evaluate("location.origin")  # (the page may live at the public URL rather than 127.0.0.1)
-    mine: dict[str, Any] = own.evaluate(TRY.replace("mode: 'no-cors', ", ""),
-                                        [origin, origin.replace("http", "ws", 1) + "/ws"])
+    mine: dict[str, Any] = own.evaluate(
+        TRY.replace("mode: 'no-cors', ", ""), [origin, origin.replace("http", "ws", 1) + "/ws"]
+    )
     assert mine["json"] == 201 and mine["ws"].startswith('open: {"type":"pong"'), mine
     assert mine["form"] == 415  # text/plain: refused whoever sends it
     assert tables(server) == before + 1

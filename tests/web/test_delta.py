@@ -45,8 +45,9 @@ async def a_real_game(server: ServerProcess) -> tuple[list[list[str]], list[dict
     await ann.start()
     everyone = (ann, bob, cat, eve)
     for card in (1, 2, 3):
-        await asyncio.gather(*(c.until(lambda s, card=card: len((s["state"] or {}).get("path", [])) == card)
-                               for c in everyone))
+        await asyncio.gather(
+            *(c.until(lambda s, card=card: len((s["state"] or {}).get("path", [])) == card) for c in everyone)
+        )
         await bob.choose("camp" if card == 1 else "deeper")
         await bob.until(lambda s: s["me"]["choice"] is not None)
         await bob.choose("deeper")
@@ -72,7 +73,8 @@ def test_the_page_applies_chosen_messages_as_the_server_shows_them(server: Serve
     assert all(any('"chosen"' in f for f in mine) for mine in frames)  # the game did send some
     page = browser.phone("reader")
     page.goto("/")
-    in_page = page.evaluate("""async (all) => {
+    in_page = page.evaluate(
+        """async (all) => {
         const { applyChosen, Sequence } = await import('/static/js/delta.js');
         return all.map((frames) => {
             const seq = new Sequence();
@@ -87,13 +89,16 @@ def test_the_page_applies_chosen_messages_as_the_server_shows_them(server: Serve
             }
             return { table, steps };
         });
-    }""", frames)
+    }""",
+        frames,
+    )
     for mine, truth, got in zip(frames, truths, in_page, strict=True):
         state: dict[str, Any] | None = None
         for raw in mine:
             msg = json.loads(raw)
-            state = msg["table"] if msg["type"] == "state" else apply_choices(state or {}, msg["people"],
-                                                                                msg.get("choice"))
+            state = (
+                msg["table"] if msg["type"] == "state" else apply_choices(state or {}, msg["people"], msg.get("choice"))
+            )
         assert state is not None
         assert set(got["steps"]) <= {"state", "chosen"}  # nothing missing: never a sync
         assert drop_clock(got["table"]) == drop_clock(truth) == drop_clock(state)

@@ -79,8 +79,9 @@ def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
     expect(ivy.locator("#banner")).to_contain_text("number 1 in the queue")
 
 
-def test_the_invite_sheet_shows_the_qr_code_and_link_from_any_phone(server: ServerProcess, browser: Browser,
-                                                                    shot: Any) -> None:
+def test_the_invite_sheet_shows_the_qr_code_and_link_from_any_phone(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     code = server.create_table()
     jo = browser.phone("jo")
     join(jo, code, "Jo")

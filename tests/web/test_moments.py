@@ -33,10 +33,14 @@ SCRIPT = [["relic", "7", "spiders", "spiders"], ["3", "snakes", "5"]]
 
 
 def in_view(page: Any, selector: str) -> bool:
-    return bool(page.evaluate(
-        """(sel) => { const el = document.querySelector(sel); if (!el) return false;
+    return bool(
+        page.evaluate(
+            """(sel) => { const el = document.querySelector(sel); if (!el) return false;
           const r = el.getBoundingClientRect();
-          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""", selector))
+          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""",
+            selector,
+        )
+    )
 
 
 def test_relic_collapse_time_out_and_the_final_reveal(server: ServerProcess, browser: Browser, shot: Any) -> None:
@@ -170,8 +174,9 @@ def phone_layout_problems(page: Any) -> list[str]:
 
 
 def test_a_hungarian_phone_among_seven_bots(server: ServerProcess, browser: Browser, shot: Any) -> None:
-    code = server.create_table(script=[["5", "spiders", "7", "9", "11", "13"]], options={"caves": 1}, seconds=60,
-                               pause=2)
+    code = server.create_table(
+        script=[["5", "spiders", "7", "9", "11", "13"]], options={"caves": 1}, seconds=60, pause=2
+    )
     zso = browser.phone("zso", locale="hu-HU")
     join(zso, code, "Zsófia Kovács-Nagyváradi", prompt="A neved")
     code_box = zso.locator(".room-code b")

@@ -20,8 +20,9 @@ pytestmark = pytest.mark.browser
 BUDGET = 150 * 1024
 
 
-def test_the_start_page_creates_a_table_and_lands_on_the_name_prompt(server: ServerProcess, browser: Browser,
-                                                                     shot: Any) -> None:
+def test_the_start_page_creates_a_table_and_lands_on_the_name_prompt(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     page = browser.phone("start")
     page.goto("/")
     expect(page.locator("h1")).to_have_text("A game table for friends")
@@ -63,8 +64,9 @@ def test_the_start_page_creates_a_table_and_lands_on_the_name_prompt(server: Ser
     shot(desk, "desktop-02-phone-page")
 
 
-def test_the_language_comes_from_the_browser_and_the_switch_is_remembered(server: ServerProcess,
-                                                                         browser: Browser, shot: Any) -> None:
+def test_the_language_comes_from_the_browser_and_the_switch_is_remembered(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     page = browser.phone("lang", locale="hu-HU")
     page.goto("/")
     expect(page.locator("h1")).to_have_text("Játékasztal barátoknak")
@@ -177,8 +179,10 @@ def test_no_inline_code_a_strict_csp_and_no_violation(server: ServerProcess, bro
     page = browser.phone("csp")
     violations: list[str] = []
     page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
-    page.add_init_script("document.addEventListener('securitypolicyviolation', "
-                         "(e) => console.error('Content Security Policy: ' + e.violatedDirective))")
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', "
+        "(e) => console.error('Content Security Policy: ' + e.violatedDirective))"
+    )
     for path in pages:
         page.goto(path)
         page.wait_for_load_state("networkidle")

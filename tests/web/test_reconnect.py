@@ -35,8 +35,9 @@ Object.defineProperty(navigator, 'vibrate', { configurable: true, value: (patter
 """
 
 
-def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(server: ServerProcess, browser: Browser,
-                                                                    shot: Any) -> None:
+def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=60, pause=1)
     ann = browser.phone("ann")
     ann.add_init_script(STUBS)
@@ -49,8 +50,9 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(server: Serv
 
     # The screen stays awake during the game, and the lock comes back after the page was hidden.
     ann.wait_for_function("window.__calls.wake === 1")
-    ann.evaluate("window.__calls.lock.dispatchEvent(new Event('release'));"
-                 "document.dispatchEvent(new Event('visibilitychange'))")
+    ann.evaluate(
+        "window.__calls.lock.dispatchEvent(new Event('release'));document.dispatchEvent(new Event('visibilitychange'))"
+    )
     ann.wait_for_function("window.__calls.wake === 2")
     # The first card made the phone buzz.
     ann.wait_for_function("window.__calls.vibrate.length === 1")
@@ -73,8 +75,7 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(server: Serv
     ann.wait_for_function("window.__calls.vibrate.length === 2")
 
 
-def test_a_seat_opened_on_another_phone_moves_there_and_can_come_back(server: ServerProcess,
-                                                                     browser: Browser) -> None:
+def test_a_seat_opened_on_another_phone_moves_there_and_can_come_back(server: ServerProcess, browser: Browser) -> None:
     code = server.create_table()
     ann = browser.phone("ann")
     join(ann, code, "Ann")

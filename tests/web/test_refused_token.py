@@ -17,8 +17,9 @@ from tests.web.test_play import join
 pytestmark = pytest.mark.browser
 
 
-def test_a_refused_token_leaves_a_page_that_looks_on_and_can_join(server: ServerProcess, browser: Browser,
-                                                                  shot: Any) -> None:
+def test_a_refused_token_leaves_a_page_that_looks_on_and_can_join(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     code = server.create_table()
     ann = browser.phone("ann")
     join(ann, code, "Ann")

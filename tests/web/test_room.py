@@ -46,8 +46,10 @@ def test_the_room_is_an_insecure_context_and_the_invite_sheet_still_works(
     join(ann, code, "Ann")
     link = f"http://{ROOM_HOST}:{server.port}/t/{code}"
     assert ann.url == link
-    apis = ann.evaluate("({secure: isSecureContext, wakeLock: 'wakeLock' in navigator, "
-                        "clipboard: 'clipboard' in navigator, share: 'share' in navigator})")
+    apis = ann.evaluate(
+        "({secure: isSecureContext, wakeLock: 'wakeLock' in navigator, "
+        "clipboard: 'clipboard' in navigator, share: 'share' in navigator})"
+    )
     assert apis == {"secure": False, "wakeLock": False, "clipboard": False, "share": False}
 
     # The QR codes, read from the pixels as a camera would, are that link: the lobby's, then the sheet's.
@@ -78,8 +80,9 @@ def test_the_room_is_an_insecure_context_and_the_invite_sheet_still_works(
     expect(ann.locator("#paste-here")).to_have_value(link)
 
 
-def test_a_copy_that_fails_leaves_the_link_selected_and_says_so(server: ServerProcess, browser: Browser,
-                                                                  shot: Any) -> None:
+def test_a_copy_that_fails_leaves_the_link_selected_and_says_so(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     code = server.create_table()
     bea = browser.phone("bea", locale="hu-HU")
     bea.add_init_script("document.execCommand = () => false;")  # a browser that refuses to copy
@@ -89,14 +92,14 @@ def test_a_copy_that_fails_leaves_the_link_selected_and_says_so(server: ServerPr
     hold = "A másoláshoz tartsd lenyomva a linket."
     expect(bea.locator("#toast")).to_have_text(hold)
     expect(bea.locator("#invite-hold")).to_have_text(hold)
-    selected = bea.evaluate("() => { const f = document.activeElement; "
-                            "return [f.id, f.value.slice(f.selectionStart, f.selectionEnd)]; }")
+    selected = bea.evaluate(
+        "() => { const f = document.activeElement; return [f.id, f.value.slice(f.selectionStart, f.selectionEnd)]; }"
+    )
     assert selected == ["invite-link", f"http://{ROOM_HOST}:{server.port}/t/{code}"]
     shot(bea, "room-02-copy-by-hand-hu")
 
 
-def test_the_screen_stays_awake_over_plain_http_with_the_looping_video(server: ServerProcess,
-                                                                       browser: Browser) -> None:
+def test_the_screen_stays_awake_over_plain_http_with_the_looping_video(server: ServerProcess, browser: Browser) -> None:
     code = server.create_table(script=[["5", "fire", "fire"]], options={"caves": 1}, seconds=60, pause=1)
     ann = browser.phone("ann")
     join(ann, code, "Ann")
@@ -127,8 +130,9 @@ def test_the_screen_stays_awake_over_plain_http_with_the_looping_video(server: S
     ann.wait_for_function("document.querySelector('video.keep-awake').paused")
 
 
-def test_a_tap_while_reconnecting_is_sent_when_the_connection_is_back(server: ServerProcess, browser: Browser,
-                                                                     shot: Any) -> None:
+def test_a_tap_while_reconnecting_is_sent_when_the_connection_is_back(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
     code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=60, pause=1)
     ann = browser.phone("ann")
     join(ann, code, "Ann")
@@ -140,7 +144,8 @@ def test_a_tap_while_reconnecting_is_sent_when_the_connection_is_back(server: Se
     expect(ann.locator("#net")).to_have_text("Connection lost — reconnecting…")
     tap(ann, "deeper")
     expect(ann.locator("#toast")).to_have_text(
-        "Offline: your tap is kept and will be sent when the connection is back.")
+        "Offline: your tap is kept and will be sent when the connection is back."
+    )
     expect(ann.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
     shot(ann, "room-03-tap-kept")
     server.start()
@@ -171,8 +176,9 @@ def test_a_tap_while_offline_says_it_did_not_count_when_the_decision_is_over(
     # The deadline passes while Ann is offline: she walks out, and the next card is drawn.
     expect(bob.locator("main")).to_contain_text("Ann walked out", timeout=10_000)
     ann.context.set_offline(False)
-    expect(ann.locator("#toast")).to_have_text("オフライン中のタップは無効でした：その判断はもう終わっています。",
-                                               timeout=20_000)
+    expect(ann.locator("#toast")).to_have_text(
+        "オフライン中のタップは無効でした：その判断はもう終わっています。", timeout=20_000
+    )
     expect(ann.locator("#net")).to_be_hidden()
     shot(ann, "room-04-tap-did-not-count-ja")
 

@@ -23,17 +23,58 @@ from tests.web.test_play import join
 pytestmark = pytest.mark.browser
 
 # Cave 1: 24 cards without a collapse (every hazard once), then a second fire: card 25 collapses it.
-CAVE1 = ["5", "snakes", "7", "1", "spiders", "11", "2", "relic", "3", "mummies", "4", "9", "13", "fire",
-         "14", "5", "rockfall", "15", "7", "17", "11", "1", "2", "3", "fire"]
+CAVE1 = [
+    "5",
+    "snakes",
+    "7",
+    "1",
+    "spiders",
+    "11",
+    "2",
+    "relic",
+    "3",
+    "mummies",
+    "4",
+    "9",
+    "13",
+    "fire",
+    "14",
+    "5",
+    "rockfall",
+    "15",
+    "7",
+    "17",
+    "11",
+    "1",
+    "2",
+    "3",
+    "fire",
+]
 CAVE2 = ["9", "relic", "4"]
-PEOPLE = [("Bartholomew Fitzgerald", "en-GB", "Your name"),
-          ("Zsófia Kovács-Nagyváradi", "hu-HU", "A neved"),
-          ("たかはしさくらこ・ミッドナイト", "ja-JP", "名前")]
+PEOPLE = [
+    ("Bartholomew Fitzgerald", "en-GB", "Your name"),
+    ("Zsófia Kovács-Nagyváradi", "hu-HU", "A neved"),
+    ("たかはしさくらこ・ミッドナイト", "ja-JP", "名前"),
+]
 PREFIX = os.environ.get("GEMTABLE_SHOTS_PREFIX", "")
 
-STAGE = ["#game .cave-head", "#game .path li", "#game .danger", "#game .danger .hz", "#game .players li",
-         "#game .reveal", "#game .collapse", "#clock", "#clock-num", "#corner-qr .qr", "#results h2",
-         "#results table.scores tr", "#results .chart", "#lobby-qr .qr", "#lobby .person"]
+STAGE = [
+    "#game .cave-head",
+    "#game .path li",
+    "#game .danger",
+    "#game .danger .hz",
+    "#game .players li",
+    "#game .reveal",
+    "#game .collapse",
+    "#clock",
+    "#clock-num",
+    "#corner-qr .qr",
+    "#results h2",
+    "#results table.scores tr",
+    "#results .chart",
+    "#lobby-qr .qr",
+    "#lobby .person",
+]
 
 
 def off_stage(page: Any) -> list[str]:
@@ -102,8 +143,9 @@ def decide(phones: list[Any], moves: dict[int, str], inside: set[int] | None = N
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
-def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, browser: Browser, shot: Any,
-                                                      size: tuple[int, int]) -> None:
+def test_the_tv_fits_one_screen_through_a_whole_game(
+    server: ServerProcess, browser: Browser, shot: Any, size: tuple[int, int]
+) -> None:
     width, height = size
     tag = f"{height}p"
     code = server.create_table(script=[CAVE1, CAVE2], options={"caves": 2}, seconds=60, pause=3)
@@ -117,8 +159,9 @@ def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, brow
         host.locator("#bot-kind").select_option(strategy)
         host.locator("#add-bot").tap()
     expect(host.locator("#lobby-count")).to_have_text("8 of 8 chairs taken")
-    tv = browser._page("tv", browser._context(viewport={"width": width, "height": height}, locale="en-GB",
-                                               base_url=browser.base))
+    tv = browser._page(
+        "tv", browser._context(viewport={"width": width, "height": height}, locale="en-GB", base_url=browser.base)
+    )
     tv.goto(f"/t/{code}/tv")
     expect(tv.locator("#lobby .person")).to_have_count(8)
     problems: list[str] = []

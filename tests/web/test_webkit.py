@@ -76,14 +76,20 @@ def qr_text(page: Page, css: str) -> list[str]:
     """The QR code of the element, read from WebKit's own screenshot of the page.
 
     (Not WebKitGTK's screenshot of the element alone: that one comes out black for an image.)"""
-    page.until(lambda: page.js("const i = document.querySelector(arguments[0]); "
-                               "return i.complete && i.naturalWidth > 0", css), f"{css} to be loaded")
+    page.until(
+        lambda: page.js("const i = document.querySelector(arguments[0]); return i.complete && i.naturalWidth > 0", css),
+        f"{css} to be loaded",
+    )
     page.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", css)
-    rect = page.js("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
-                   "return [r.left, r.top, r.width, r.height].map(Math.round)", css)
+    rect = page.js(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+        "return [r.left, r.top, r.width, r.height].map(Math.round)",
+        css,
+    )
     left, top, width, height = rect
     margin = 16  # the quiet zone a camera needs around the code
     box = (left - margin, top - margin, width + 2 * margin, height + 2 * margin)
+
     # Read as a camera does, frame after frame: a screenshot can come before the image is painted.
     def read() -> list[str]:
         png = page.driver.get_screenshot_as_png()
@@ -111,8 +117,10 @@ def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, w
     shot(ann, "phone-01-name-prompt")
     join(ann, code, "Ann")
     assert ann.driver.current_url == link
-    apis = ann.js("return {secure: isSecureContext, wakeLock: 'wakeLock' in navigator, "
-                  "clipboard: 'clipboard' in navigator, share: 'share' in navigator}")
+    apis = ann.js(
+        "return {secure: isSecureContext, wakeLock: 'wakeLock' in navigator, "
+        "clipboard: 'clipboard' in navigator, share: 'share' in navigator}"
+    )
     assert apis["secure"] is False
     assert apis["wakeLock"] is False
     ann.wait_text("#lobby-count", "1 of 8 chairs taken")
@@ -146,8 +154,7 @@ def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, w
 
 
 def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
-    code = server.create_table(script=[["5", "spiders", "7", "spiders"]], options={"caves": 1}, seconds=60,
-                               pause=2)
+    code = server.create_table(script=[["5", "spiders", "7", "spiders"]], options={"caves": 1}, seconds=60, pause=2)
     ann = webkit.phone("ann")
     join(ann, code, "Ann")
     bob = webkit.phone("bob")

@@ -50,8 +50,12 @@ class Xvfb:
             if not Path(path).exists():
                 raise RuntimeError(f"{path} is missing: scripts/setup-system installs xvfb and webkit2gtk-driver")
         read, write = os.pipe()
-        self.proc = subprocess.Popen([XVFB, "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
-                                     pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [XVFB, "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
+            pass_fds=(write,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write)
         with os.fdopen(read) as pipe:
             number = pipe.readline().strip()
@@ -123,8 +127,13 @@ class Page:
         return str(self.js("const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", css))
 
     def visible(self, css: str) -> bool:
-        return bool(self.js("""const e = document.querySelector(arguments[0]);
-          return Boolean(e) && !e.closest('[hidden]') && e.getClientRects().length > 0;""", css))
+        return bool(
+            self.js(
+                """const e = document.querySelector(arguments[0]);
+          return Boolean(e) && !e.closest('[hidden]') && e.getClientRects().length > 0;""",
+                css,
+            )
+        )
 
     def wait_text(self, css: str, text: str, timeout: float = 10) -> None:
         seen = [""]
@@ -175,8 +184,9 @@ class WebKit:
         opts = Options()
         opts.binary_location = MINIBROWSER
         opts.add_argument("--automation")
-        opts.proxy = Proxy({"proxyType": ProxyType.MANUAL, "httpProxy": self.proxy.address,
-                            "sslProxy": self.proxy.address})
+        opts.proxy = Proxy(
+            {"proxyType": ProxyType.MANUAL, "httpProxy": self.proxy.address, "sslProxy": self.proxy.address}
+        )
         log = self.logs / f"webkit-{label}.log"
         env = {**os.environ, "DISPLAY": self.display}
         env.pop("WAYLAND_DISPLAY", None)
@@ -201,4 +211,3 @@ class WebKit:
             with contextlib.suppress(WebDriverException):
                 page.driver.quit()
         self.pages.clear()
-

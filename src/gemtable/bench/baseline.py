@@ -53,11 +53,18 @@ class Room:
     rng: random.Random = field(default_factory=random.Random)
 
     def state(self, moves: list[str], host: bool = False) -> str:
-        return json.dumps({"type": "state", "table": {
-            "phase": self.phase, "game_number": self.game,
-            "me": {"moves": moves, "host": host},
-            "state": {"cave": self.cave, "path": self.path},
-        }}, separators=(",", ":"))
+        return json.dumps(
+            {
+                "type": "state",
+                "table": {
+                    "phase": self.phase,
+                    "game_number": self.game,
+                    "me": {"moves": moves, "host": host},
+                    "state": {"cave": self.cave, "path": self.path},
+                },
+            },
+            separators=(",", ":"),
+        )
 
     def tell_everyone(self) -> None:
         """One encode for the explorers inside, one for everyone else."""
@@ -171,8 +178,9 @@ def health(connection: ServerConnection, request: Request) -> Response | None:
 async def run(host: str, port: int, pause: float) -> None:
     rooms = Rooms(pause)
     server: Server
-    async with serve(rooms.phone, host, port, process_request=health, max_size=2**16,
-                     ping_interval=20, ping_timeout=20) as server:
+    async with serve(
+        rooms.phone, host, port, process_request=health, max_size=2**16, ping_interval=20, ping_timeout=20
+    ) as server:
         await server.serve_forever()
 
 

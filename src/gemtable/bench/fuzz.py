@@ -67,10 +67,33 @@ PHASES = {"lobby", "playing", "pause", "results"}
 STATUSES = {"seated", "waiting", "away", "watching", "gone"}
 SERVER_TYPES = {message.__struct_config__.tag for message in wire.ServerMessage.__args__}
 ERROR_CODES = {
-    "bad-json", "bad-message", "unknown-type", "bad-version", "too-large", "binary", "slow-down", "no-table",
-    "unknown-token", "spectator", "already-seated", "bad-name", "name-taken", "not-host", "not-your-turn",
-    "no-decision", "illegal-move", "stale", "too-few", "in-game", "no-chair", "unknown-bot", "no-bot", "gone",
-    "server-error", "unknown-person", "idle",
+    "bad-json",
+    "bad-message",
+    "unknown-type",
+    "bad-version",
+    "too-large",
+    "binary",
+    "slow-down",
+    "no-table",
+    "unknown-token",
+    "spectator",
+    "already-seated",
+    "bad-name",
+    "name-taken",
+    "not-host",
+    "not-your-turn",
+    "no-decision",
+    "illegal-move",
+    "stale",
+    "too-few",
+    "in-game",
+    "no-chair",
+    "unknown-bot",
+    "no-bot",
+    "gone",
+    "server-error",
+    "unknown-person",
+    "idle",
 }
 """Every error code a phone may be sent (docs/protocol.md, and ``idle``: no hello in time)."""
 CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000}
@@ -295,10 +318,17 @@ class Target:
     def base(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def request(self, method: str, path: str, body: bytes | None = None, source: str | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, bytes, dict[str, str]]:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=30,
-                                          source_address=(source, 0) if source else None)
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        source: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, bytes, dict[str, str]]:
+        conn = http.client.HTTPConnection(
+            self.host, self.port, timeout=30, source_address=(source, 0) if source else None
+        )
         try:
             conn.request(method, path, body, headers or {"Content-Type": "application/json"})
             response = conn.getresponse()
@@ -314,8 +344,9 @@ class Target:
             return status, body
 
     def create_table(self, source: str, **settings: Any) -> str:
-        status, body, _ = self.request("POST", "/api/tables", json.dumps({"game": default_game(), **settings}).encode(),
-                                       source=source)
+        status, body, _ = self.request(
+            "POST", "/api/tables", json.dumps({"game": default_game(), **settings}).encode(), source=source
+        )
         if status != 201:
             raise RuntimeError(f"creating a table from {source}: HTTP {status} {body[:200]!r}")
         return str(json.loads(body)["code"])
@@ -329,8 +360,16 @@ class Target:
 
 
 async def open_ws(target: Target, source: str, **options: Any) -> Any:
-    return await websockets.connect(target.ws, local_addr=(source, 0), ping_interval=None, proxy=None,
-                                    max_size=2**22, open_timeout=20, close_timeout=5, **options)
+    return await websockets.connect(
+        target.ws,
+        local_addr=(source, 0),
+        ping_interval=None,
+        proxy=None,
+        max_size=2**22,
+        open_timeout=20,
+        close_timeout=5,
+        **options,
+    )
 
 
 # --- the pool: what the run has seen, for the hostile phones to use ------------------------------
@@ -386,10 +425,17 @@ class Strategies:
         self.st = st
         self.pool = pool
         self.index = st.integers(0, 1 << 16)
-        scalars = (st.none() | st.booleans() | st.integers() | st.integers(-(2**80), 2**80) | st.floats()
-                   | st.text(max_size=30))
+        scalars = (
+            st.none()
+            | st.booleans()
+            | st.integers()
+            | st.integers(-(2**80), 2**80)
+            | st.floats()
+            | st.text(max_size=30)
+        )
         self.json_value = st.recursive(
-            scalars, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+            scalars,
+            lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
             max_leaves=12,
         )
 
@@ -427,8 +473,15 @@ class Strategies:
         st = self.st
         token = _pick(self.pool.honest_tokens, data.draw(self.index), "A" * 32)
         at = data.draw(st.integers(0, 31)) % len(token)
-        forged = [token[:at] + ("A" if token[at] != "A" else "B") + token[at + 1:], token[:-1], token + "=",
-                  f" {token}", token[::-1], token.encode().hex(), token.swapcase()]
+        forged = [
+            token[:at] + ("A" if token[at] != "A" else "B") + token[at + 1 :],
+            token[:-1],
+            token + "=",
+            f" {token}",
+            token[::-1],
+            token.encode().hex(),
+            token.swapcase(),
+        ]
         choice = forged[data.draw(st.integers(0, len(forged) - 1))]
         return choice if choice != token else token + "x"
 
@@ -446,9 +499,23 @@ class Strategies:
 
     def valid(self, data: Any) -> dict[str, Any]:
         st = self.st
-        kind = data.draw(st.sampled_from(
-            ["hello", "join", "choose", "choose", "choose", "start", "leave", "add_bot", "remove_bot", "ping",
-             "sync"]))
+        kind = data.draw(
+            st.sampled_from(
+                [
+                    "hello",
+                    "join",
+                    "choose",
+                    "choose",
+                    "choose",
+                    "start",
+                    "leave",
+                    "add_bot",
+                    "remove_bot",
+                    "ping",
+                    "sync",
+                ]
+            )
+        )
         msg: dict[str, Any] = {"type": kind}
         if data.draw(st.booleans()):
             msg["v"] = data.draw(st.sampled_from([1, 2]))
@@ -512,13 +579,18 @@ class Strategies:
                 msg.pop(data.draw(st.sampled_from(keys)))
             elif op == 1 and isinstance(msg, dict):
                 key = data.draw(st.sampled_from(SMUGGLED) | st.text(max_size=10))
-                msg[key] = data.draw(st.integers(0, 9) | self.json_value) if data.draw(st.booleans()) \
-                    else self.forged(data)
+                msg[key] = (
+                    data.draw(st.integers(0, 9) | self.json_value) if data.draw(st.booleans()) else self.forged(data)
+                )
             elif op == 2 and keys:
                 msg[data.draw(st.sampled_from(keys))] = data.draw(self.json_value)
             elif op == 3 and isinstance(msg, dict):
-                msg["type"] = data.draw(st.sampled_from(["Choose", "CHOOSE", "choose ", "state", "welcome", "error",
-                                                        "", None, 1, ["choose"]]) | st.text(max_size=12))
+                msg["type"] = data.draw(
+                    st.sampled_from(
+                        ["Choose", "CHOOSE", "choose ", "state", "welcome", "error", "", None, 1, ["choose"]]
+                    )
+                    | st.text(max_size=12)
+                )
             elif op == 4 and isinstance(msg, dict):
                 msg["v"] = data.draw(st.sampled_from([0, 2, -1, "1", 1.0, True, None, 2**64]))
             elif op == 5:
@@ -599,8 +671,11 @@ async def hostile_phone(target: Target, plan: Plan, pool: Pool, stats: FuzzStats
         else:
             stats.tables_created += 1
             pool.sandbox_codes.append(code)
-            frames[:0] = [("text", json.dumps({"type": "join", "code": code, "name": "Boss"})),
-                          ("text", '{"type":"add_bot","bot":"odds"}'), ("text", '{"type":"start"}')]
+            frames[:0] = [
+                ("text", json.dumps({"type": "join", "code": code, "name": "Boss"})),
+                ("text", '{"type":"add_bot","bot":"odds"}'),
+                ("text", '{"type":"start"}'),
+            ]
     try:
         ws = await open_ws(target, plan.address, compression=None)
     except (OSError, websockets.InvalidStatus, TimeoutError) as exc:
@@ -617,8 +692,9 @@ async def hostile_phone(target: Target, plan: Plan, pool: Pool, stats: FuzzStats
         ws.transport.abort()
 
 
-async def _talk(ws: Any, frames: list[Frame], phone: _Phone, reader: asyncio.Future[None], pool: Pool,
-                stats: FuzzStats) -> None:
+async def _talk(
+    ws: Any, frames: list[Frame], phone: _Phone, reader: asyncio.Future[None], pool: Pool, stats: FuzzStats
+) -> None:
     sent_bad_utf8 = False
     try:
         for frame in frames:
@@ -752,8 +828,12 @@ class _Phone:
                 pool.decisions.append(view["decision"])
         elif kind == "chosen":
             people, choice = msg.get("people"), msg.get("choice", "camp")
-            if not isinstance(msg.get("seq"), int) or not isinstance(people, list) \
-                    or not all(isinstance(p, int) for p in people) or choice not in ("deeper", "camp"):
+            if (
+                not isinstance(msg.get("seq"), int)
+                or not isinstance(people, list)
+                or not all(isinstance(p, int) for p in people)
+                or choice not in ("deeper", "camp")
+            ):
                 stats.problem(f"a malformed chosen message: {raw[:160]!r}")
 
     def welcome(self, msg: dict[str, Any]) -> None:
@@ -800,8 +880,16 @@ class HonestTable:
 class HonestPlay(threading.Thread):
     """Honest tables played in a background thread until ``stop`` is set and ``min_games`` are over."""
 
-    def __init__(self, target: Target, pool: Pool, tables: int, players: int, min_games: int,
-                 seconds: float = 2.0, base: int = 77) -> None:
+    def __init__(
+        self,
+        target: Target,
+        pool: Pool,
+        tables: int,
+        players: int,
+        min_games: int,
+        seconds: float = 2.0,
+        base: int = 77,
+    ) -> None:
         super().__init__(daemon=True, name="honest-players")
         self.target = target
         self.pool = pool
@@ -822,8 +910,9 @@ class HonestPlay(threading.Thread):
 
     async def _main(self) -> None:
         for table in self.tables:
-            table.code = await asyncio.to_thread(self.target.create_table, table.address, seconds=self.seconds,
-                                                 pause=0.5)
+            table.code = await asyncio.to_thread(
+                self.target.create_table, table.address, seconds=self.seconds, pause=0.5
+            )
             for i in range(self.players):
                 player = HonestPlayer(f"Honest {i + 1}", camp_at=2 + i)
                 ws = await open_ws(self.target, table.address)
@@ -863,7 +952,8 @@ class HonestPlay(threading.Thread):
                 if started >= self.min_games and self.stop.is_set():
                     table.done = True
                 elif started == 0 and len([p for p in state["people"] if p["name"].startswith("Honest")]) < len(
-                        table.players):
+                    table.players
+                ):
                     continue
                 else:
                     started += 1
@@ -885,7 +975,7 @@ class HonestPlay(threading.Thread):
 
     def _check(self, player: HonestPlayer) -> None:
         frames = player.client.frames
-        for raw in frames[player.checked:]:
+        for raw in frames[player.checked :]:
             msg = json.loads(raw)
             if msg.get("type") == "error":
                 player.problems.append(f"an honest player was sent an error: {msg}")
@@ -963,9 +1053,16 @@ class FuzzReport:
         return dict(self.__dict__)
 
 
-def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, log: Path | None = None,
-             alive: Callable[[], bool] | None = None, progress: Callable[[str], None] | None = None,
-             pid: int | None = None) -> FuzzReport:
+def run_fuzz(
+    target: Target,
+    options: FuzzOptions,
+    *,
+    data: Path | None = None,
+    log: Path | None = None,
+    alive: Callable[[], bool] | None = None,
+    progress: Callable[[str], None] | None = None,
+    pid: int | None = None,
+) -> FuzzReport:
     """Fuzz the server at ``target`` (see the module documentation).  ``data``: the server's data folder
     (to rebuild every table from its log); ``log``: its log file; ``alive``: whether its process lives;
     ``pid``: its process (for its memory)."""
@@ -981,8 +1078,9 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
         memory["start"] = rss_kib(pid) or 0
     pool, stats = Pool(), FuzzStats()
     lane = 3 * options.lane  # bases 77-79 (+3 a lane) for the honest, the sandbox and the spectators
-    honest = HonestPlay(target, pool, options.honest_tables, options.honest_players, options.min_games,
-                        options.seconds, 77 + lane)
+    honest = HonestPlay(
+        target, pool, options.honest_tables, options.honest_players, options.min_games, options.seconds, 77 + lane
+    )
     honest.start()
     if not honest.ready.wait(120) or honest.failure is not None:
         raise RuntimeError(f"the honest players could not sit down: {honest.failure!r}")
@@ -992,8 +1090,9 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
     loop = asyncio.new_event_loop()
     addresses = _Addresses(random.Random(options.seed), 100 + 20 * options.lane)
 
-    @settings(max_examples=50, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=50, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck)
+    )
     @given(st.data())
     def one_phone(data: Any) -> None:
         plan = strategies.plan(data, addresses.next())  # drawn whatever happens next: Hypothesis insists
@@ -1033,10 +1132,23 @@ def run_fuzz(target: Target, options: FuzzOptions, *, data: Path | None = None, 
     if log is not None and log.exists():
         for line in log_problems(log.read_text("utf-8", "replace")):
             stats.problem(line)
-    return FuzzReport(stats.messages, stats.phones, stats.frames_received, stats.tables_created, games, checked, lost,
-                      round(time.monotonic() - started, 1), {str(k): v for k, v in sorted(stats.closes.items())},
-                      dict(stats.errors.most_common()), stats.problems, len(stats.errors),
-                      int(died) + stats.errors.get("server-error", 0), broken, memory)
+    return FuzzReport(
+        stats.messages,
+        stats.phones,
+        stats.frames_received,
+        stats.tables_created,
+        games,
+        checked,
+        lost,
+        round(time.monotonic() - started, 1),
+        {str(k): v for k, v in sorted(stats.closes.items())},
+        dict(stats.errors.most_common()),
+        stats.problems,
+        len(stats.errors),
+        int(died) + stats.errors.get("server-error", 0),
+        broken,
+        memory,
+    )
 
 
 class _Addresses:
@@ -1056,8 +1168,9 @@ class _Addresses:
         return self.last
 
 
-def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
-            data: Path | None, spectators: int = 79) -> tuple[int, int, int, list[str]]:
+def _verify(
+    target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats, data: Path | None, spectators: int = 79
+) -> tuple[int, int, int, list[str]]:
     """Honest players' games against their records, every finished game's record, every table's log;
     the games, the records checked, the gems lost, and the tables found broken."""
     games = checked = lost = 0
@@ -1087,8 +1200,10 @@ def _verify(target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats,
                 for (game, cave, path), move in player.intended.items():
                     held = moves.get(seat, {}).get((cave, path))
                     if game == number and held != move:
-                        stats.problem(f"{table.code} game {number}: {player.name} chose {move} at cave {cave}, "
-                                      f"card {path}; the record holds {held}")
+                        stats.problem(
+                            f"{table.code} game {number}: {player.name} chose {move} at cave {cave}, "
+                            f"card {path}; the record holds {held}"
+                        )
     codes = list(dict.fromkeys([*pool.honest_codes, *pool.sandbox_codes]))
     views = asyncio.run(spectate(target, codes, spectators))
     for code, view in views.items():
@@ -1148,9 +1263,11 @@ async def spectate(target: Target, codes: list[str], base: int = 79) -> dict[str
 def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``gemtable bench fuzz`` to the sub-commands of ``gemtable bench``."""
     bench = kinds.add_parser(
-        "fuzz", help="hostile phones beside honest players, against a live server",
+        "fuzz",
+        help="hostile phones beside honest players, against a live server",
         description="Start a server with production limits (or use --url), let Hypothesis draw hostile messages "
-        "from many phones while honest players finish their games, then check that nothing broke.")
+        "from many phones while honest players finish their games, then check that nothing broke.",
+    )
     bench.add_argument("--messages", type=int, default=3000, help="messages to send (default 3000)")
     bench.add_argument("--tables", type=int, default=2, help="honest tables (default 2)")
     bench.add_argument("--players", type=int, default=3, help="honest players per table, 2 to 5 (default 3)")
@@ -1158,11 +1275,19 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
     bench.add_argument("--url", default=None, help="fuzz a server already running on a loopback URL")
     bench.add_argument("--json", action="store_true", help="print JSON")
-    bench.add_argument("--minutes", type=float, default=None,
-                       help="stop sending after this many minutes even if fewer messages went out (then check)")
-    bench.add_argument("--clients", type=int, default=1,
-                       help=f"fuzzing processes beside each other against the one server, 1 to {LANES} (default 1): "
-                            "the messages are shared out, each has honest tables of its own, one report")
+    bench.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="stop sending after this many minutes even if fewer messages went out (then check)",
+    )
+    bench.add_argument(
+        "--clients",
+        type=int,
+        default=1,
+        help=f"fuzzing processes beside each other against the one server, 1 to {LANES} (default 1): "
+        "the messages are shared out, each has honest tables of its own, one report",
+    )
     bench.add_argument("--lane", type=int, default=0, help=argparse.SUPPRESS)
     bench.set_defaults(run=main)
 
@@ -1180,8 +1305,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"gemtable bench fuzz: --clients 1 to {LANES}", file=sys.stderr)
         return 2
     per = -(-args.messages // args.clients)
-    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, minutes=args.minutes,
-                          lane=args.lane)
+    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, minutes=args.minutes, lane=args.lane)
     say = (lambda text: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
     if args.url:
         try:
@@ -1197,9 +1321,15 @@ def main(args: argparse.Namespace) -> int:
         try:
             proc = server.proc
             others = [_other_client(args, server.url, lane, per) for lane in range(1, args.clients)]
-            report = run_fuzz(Target("127.0.0.1", server.port), options, data=server.folder / "data",
-                              log=server.folder / "server.log",
-                              alive=lambda: proc is not None and proc.poll() is None, progress=say, pid=server.pid)
+            report = run_fuzz(
+                Target("127.0.0.1", server.port),
+                options,
+                data=server.folder / "data",
+                log=server.folder / "server.log",
+                alive=lambda: proc is not None and proc.poll() is None,
+                progress=say,
+                pid=server.pid,
+            )
             for lane, other in enumerate(others, 1):
                 _merge(report, lane, other)
         finally:
@@ -1207,11 +1337,13 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        print(f"{report.messages} messages from {report.phones} hostile phones in {report.seconds} s; "
-              f"{report.error_codes} distinct error codes; {report.crashes} crashes; "
-              f"{report.honest_games} honest games and {report.games_checked} records checked; "
-              f"{report.lost_gems} gems lost; {len(report.broken_tables)} broken tables; "
-              f"server memory {report.memory_kib}; {len(report.problems)} problems")
+        print(
+            f"{report.messages} messages from {report.phones} hostile phones in {report.seconds} s; "
+            f"{report.error_codes} distinct error codes; {report.crashes} crashes; "
+            f"{report.honest_games} honest games and {report.games_checked} records checked; "
+            f"{report.lost_gems} gems lost; {len(report.broken_tables)} broken tables; "
+            f"server memory {report.memory_kib}; {len(report.problems)} problems"
+        )
         for problem in report.problems[:40]:
             print(f"  - {problem}")
     return 0 if not report.problems else 1
@@ -1219,9 +1351,26 @@ def main(args: argparse.Namespace) -> int:
 
 def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) -> subprocess.Popen[bytes]:
     """Another fuzzer (``--lane``) against the same server, reporting JSON."""
-    command = [sys.executable, "-m", "gemtable", "bench", "fuzz", "--url", url, "--messages", str(messages),
-               "--tables", str(args.tables), "--players", str(args.players), "--games", str(args.games),
-               "--lane", str(lane), "--json"]
+    command = [
+        sys.executable,
+        "-m",
+        "gemtable",
+        "bench",
+        "fuzz",
+        "--url",
+        url,
+        "--messages",
+        str(messages),
+        "--tables",
+        str(args.tables),
+        "--players",
+        str(args.players),
+        "--games",
+        str(args.games),
+        "--lane",
+        str(lane),
+        "--json",
+    ]
     if args.seed is not None:
         command += ["--seed", str(args.seed + lane)]
     if args.minutes is not None:
@@ -1237,8 +1386,16 @@ def _merge(report: FuzzReport, lane: int, other: subprocess.Popen[bytes]) -> Non
     except ValueError:
         report.problems.append(f"client {lane} failed: {err.decode(errors='replace')[-500:]}")
         return
-    for name in ("messages", "phones", "frames_received", "tables_created", "honest_games", "games_checked",
-                 "lost_gems", "crashes"):
+    for name in (
+        "messages",
+        "phones",
+        "frames_received",
+        "tables_created",
+        "honest_games",
+        "games_checked",
+        "lost_gems",
+        "crashes",
+    ):
         setattr(report, name, getattr(report, name) + int(theirs[name]))
     errors, closes = collections.Counter(report.errors), collections.Counter(report.closes)
     errors.update(theirs["errors"])

@@ -30,8 +30,15 @@ def free_port() -> int:
 class Launcher:
     """One server process.  See the module documentation."""
 
-    def __init__(self, data: Path, extra: Sequence[str] = (), *, log: Path | None = None, core: int | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        data: Path,
+        extra: Sequence[str] = (),
+        *,
+        log: Path | None = None,
+        core: int | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.data = data
         self.extra = list(extra)
         self.log = log or data / "server.log"
@@ -57,17 +64,34 @@ class Launcher:
         return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "gemtable", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--data", str(self.data), "--no-qr", *self.extra]
+        return [
+            sys.executable,
+            "-m",
+            "gemtable",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--no-qr",
+            *self.extra,
+        ]
 
     def start(self, timeout: float = 30.0) -> Self:
         """Start (or start again) and wait until it answers ``/healthz``."""
         self.data.mkdir(parents=True, exist_ok=True)
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, env={**os.environ, **(self.env or {})},
-                                         preexec_fn=self.preexec)
+            self.proc = subprocess.Popen(
+                self.command(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, **(self.env or {})},
+                preexec_fn=self.preexec,
+            )
         if self.core is not None:
             os.sched_setaffinity(self.proc.pid, {self.core})
         deadline = time.monotonic() + timeout

@@ -418,17 +418,22 @@ class Load:
 
     def snapshot(self, name: str) -> None:
         self.snapshots[name] = Snapshot(
-            time.monotonic(), self.received, self.reveals, self.deadline_reveals, self.errors, self.throttled,
-            time.process_time(), self.connections(), dict(self.error_codes),
+            time.monotonic(),
+            self.received,
+            self.reveals,
+            self.deadline_reveals,
+            self.errors,
+            self.throttled,
+            time.process_time(),
+            self.connections(),
+            dict(self.error_codes),
         )
 
     # --- setting up -----------------------------------------------------------------------------
 
     async def setup(self) -> None:
         """Create the tables, connect every phone, seat everyone (nobody starts yet)."""
-        self.tables = [
-            TableLoad(self, index, source_address(self.address_base, index)) for index in self.table_indices
-        ]
+        self.tables = [TableLoad(self, index, source_address(self.address_base, index)) for index in self.table_indices]
         await self._create_tables()
         for table in self.tables:
             table.phones = [Phone(table, i) for i in range(self.players)]
@@ -452,6 +457,7 @@ class Load:
                 table.code = f"R{table.index}"
             return
         body = json.dumps({"game": default_game(), "seconds": DECISION_SECONDS, "pause": self.pause})
+
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)
             conn = http.client.HTTPConnection(target.host, target.port, timeout=30, source_address=(address, 0))
@@ -467,8 +473,7 @@ class Load:
 
         loop = self.loop
         with ThreadPoolExecutor(8) as pool:
-            codes = await asyncio.gather(*(loop.run_in_executor(pool, create, t.index, t.address)
-                                           for t in self.tables))
+            codes = await asyncio.gather(*(loop.run_in_executor(pool, create, t.index, t.address) for t in self.tables))
         for table, code in zip(self.tables, codes, strict=True):
             table.code = code
 
@@ -535,9 +540,7 @@ class Load:
         """What this generator saw during the measurement window of ``pace``."""
         switch = self.snapshots[f"{pace}:switch"]
         first, last = self.snapshots[f"{pace}:start"], self.snapshots[f"{pace}:end"]
-        latencies = [
-            value for at, value in zip(self.done_at, self.latency, strict=True) if first.at <= at <= last.at
-        ]
+        latencies = [value for at, value in zip(self.done_at, self.latency, strict=True) if first.at <= at <= last.at]
         lags = [value for at, value in zip(self.lag_at, self.lag, strict=True) if first.at <= at <= last.at]
         return {
             "seconds": last.at - first.at,

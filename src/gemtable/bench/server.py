@@ -53,29 +53,56 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     bench.add_argument("--tables", type=int, default=500, help="tables (default 500)")
     bench.add_argument("--players", type=int, default=6, help="phones per table, 2 to 8 (default 6)")
-    bench.add_argument("--pace", choices=(*PACES, "both"), default="both",
-                       help="human (answers in 0.5-4 s), instant (at once: the ceiling) or both (default)")
+    bench.add_argument(
+        "--pace",
+        choices=(*PACES, "both"),
+        default="both",
+        help="human (answers in 0.5-4 s), instant (at once: the ceiling) or both (default)",
+    )
     bench.add_argument("--seconds", type=float, default=30.0, help="measurement per load (default 30)")
     bench.add_argument("--warmup", type=float, default=8.0, help="seconds before each measurement (default 8)")
-    bench.add_argument("--pause", type=float, default=1.0,
-                       help="the tables' pause between caves, 0.5 to 60 s (default 1)")
-    bench.add_argument("--url", default=None,
-                       help="benchmark a server already running at this loopback URL (default: start one)")
-    bench.add_argument("--server-pid", type=int, action="append", default=None,
-                       help="with --url: the server process(es) to measure (default: whoever listens on the port)")
-    bench.add_argument("--no-pin", action="store_true",
-                       help="do not pin the server to core 0 and the load generator to the other cores")
-    bench.add_argument("--no-deflate", action="store_true",
-                       help="do not offer permessage-deflate (browsers do, so by default the phones do)")
+    bench.add_argument(
+        "--pause", type=float, default=1.0, help="the tables' pause between caves, 0.5 to 60 s (default 1)"
+    )
+    bench.add_argument(
+        "--url", default=None, help="benchmark a server already running at this loopback URL (default: start one)"
+    )
+    bench.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=None,
+        help="with --url: the server process(es) to measure (default: whoever listens on the port)",
+    )
+    bench.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="do not pin the server to core 0 and the load generator to the other cores",
+    )
+    bench.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="do not offer permessage-deflate (browsers do, so by default the phones do)",
+    )
     bench.add_argument("--seed", type=int, default=None, help="seed of the bots' choices and delays")
-    bench.add_argument("--nodes", type=int, default=0,
-                       help="cluster mode: start a redis-server and this many nodes, spread the phones over "
-                       "them (default 0: one embedded server)")
-    bench.add_argument("--kill", action="store_true",
-                       help="cluster mode: at the end, kill -9 a node and time until its tables run again")
-    bench.add_argument("--baseline", action="store_true",
-                       help="also run the same phones against a minimal room server written with the websockets "
-                       "library alone (gemtable.bench.baseline), and print both figures and their ratio")
+    bench.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="cluster mode: start a redis-server and this many nodes, spread the phones over "
+        "them (default 0: one embedded server)",
+    )
+    bench.add_argument(
+        "--kill",
+        action="store_true",
+        help="cluster mode: at the end, kill -9 a node and time until its tables run again",
+    )
+    bench.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also run the same phones against a minimal room server written with the websockets "
+        "library alone (gemtable.bench.baseline), and print both figures and their ratio",
+    )
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.set_defaults(run=main)
 
@@ -143,8 +170,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"gemtable bench server: {exc}", file=sys.stderr)
         return 2
     if not args.json:
-        _say(f"bench server: {options.tables} tables x {options.players} phones, "
-             f"{' then '.join(options.paces)}, {options.warmup:g} s warm-up + {options.seconds:g} s each ...")
+        _say(
+            f"bench server: {options.tables} tables x {options.players} phones, "
+            f"{' then '.join(options.paces)}, {options.warmup:g} s warm-up + {options.seconds:g} s each ..."
+        )
     result = run_bench(options, progress=None if args.json else _say)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -262,8 +291,9 @@ def run_bench(options: Options, progress: Any = None) -> dict[str, Any]:
         say("baseline: the same phones against the minimal websockets room server ...")
         base = _run_one(options, progress, baseline=True)
         result["baseline"] = base
-        result["ratio"] = {pace: _ratio(run, base["runs"][pace]) for pace, run in result["runs"].items()
-                           if pace in base["runs"]}
+        result["ratio"] = {
+            pace: _ratio(run, base["runs"][pace]) for pace, run in result["runs"].items() if pace in base["runs"]
+        }
     return result
 
 
@@ -324,8 +354,15 @@ def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> 
             "pids": pids,
             "started_by_bench": server is not None,
             "kind": "baseline (websockets alone)" if baseline else "gemtable",
-            "store": ("none" if baseline else f"redis, {options.nodes} node{'s' if options.nodes > 1 else ''}"
-                      if cluster else "sqlite (temporary folder)" if server is not None else "as configured"),
+            "store": (
+                "none"
+                if baseline
+                else f"redis, {options.nodes} node{'s' if options.nodes > 1 else ''}"
+                if cluster
+                else "sqlite (temporary folder)"
+                if server is not None
+                else "as configured"
+            ),
             **result["server"],
         }
         if server is not None and server.proc is not None and server.proc.poll() is not None:
@@ -350,14 +387,29 @@ def _server_rss(pids: list[int]) -> int | None:
     return None if not pids or any(v is None for v in values) else sum(v for v in values if v is not None)
 
 
-async def _drive(options: Options, target: Target, pids: list[int], say: Any,
-                 targets: list[Target] | None = None, cluster: Cluster | None = None,
-                 baseline: bool = False) -> dict[str, Any]:
+async def _drive(
+    options: Options,
+    target: Target,
+    pids: list[int],
+    say: Any,
+    targets: list[Target] | None = None,
+    cluster: Cluster | None = None,
+    baseline: bool = False,
+) -> dict[str, Any]:
     seed = options.seed if options.seed is not None else random.randrange(1 << 30)
     base = random.Random(seed).randrange(100, 200)  # fresh source addresses for every run
     idle_rss = _server_rss(pids)
-    load = Load(target, list(range(options.tables)), options.players, base, options.pause,
-                deflate=options.deflate, seed=seed, targets=targets or [], rooms_by_join=baseline)
+    load = Load(
+        target,
+        list(range(options.tables)),
+        options.players,
+        base,
+        options.pause,
+        deflate=options.deflate,
+        seed=seed,
+        targets=targets or [],
+        rooms_by_join=baseline,
+    )
     takeover: dict[str, Any] | None = None
     began = time.monotonic()
     try:
@@ -390,7 +442,8 @@ async def _drive(options: Options, target: Target, pids: list[int], say: Any,
         if options.kill and cluster is not None:
             say("killing a node (SIGKILL) and timing until its tables run again ...")
             takeover = await asyncio.get_running_loop().run_in_executor(
-                None, cluster.kill_and_time, [t.code for t in load.tables])
+                None, cluster.kill_and_time, [t.code for t in load.tables]
+            )
     finally:
         await load.close()
     runs = {pace: _run_report(pace, options, load, server[pace], idle_rss) for pace, *_ in phases}
@@ -419,8 +472,9 @@ async def _drive(options: Options, target: Target, pids: list[int], say: Any,
     }
 
 
-def _run_report(pace: str, options: Options, load: Load, server: dict[str, Any],
-                idle_rss: int | None) -> dict[str, Any]:
+def _run_report(
+    pace: str, options: Options, load: Load, server: dict[str, Any], idle_rss: int | None
+) -> dict[str, Any]:
     seen = load.window(pace)
     seconds = seen["seconds"]
     rss = server["rss"]
@@ -471,8 +525,10 @@ def print_report(result: dict[str, Any]) -> None:
     settings = result["settings"]
     runs = result["runs"]
     kind = result["server"].get("kind", "gemtable")
-    table = Table(title=f"{kind}: {settings['tables']} tables x {settings['players']} phones",
-                  caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores")
+    table = Table(
+        title=f"{kind}: {settings['tables']} tables x {settings['players']} phones",
+        caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores",
+    )
     table.add_column("")
     for pace in runs:
         table.add_column(f"{pace} pace", justify="right")
@@ -498,25 +554,35 @@ def print_report(result: dict[str, Any]) -> None:
         table.add_row(name, *(cell(run) for run in runs.values()))
     console = Console()
     console.print(table)
-    console.print(f"{result['placement']}.  Server idle RSS {show(result['server']['idle_rss_mb'], ' MB')}; "
-                  f"setup {result['setup_seconds']} s; each load: {settings['warmup']:g} s warm-up, then "
-                  f"{settings['seconds']:g} s measured; pause between caves {settings['pause']:g} s.")
-    console.print("Latency: from the last choice of a table to every phone of that table holding the next "
-                  "card (or phase).  Lag: how late the load generator's own event loop runs.")
+    console.print(
+        f"{result['placement']}.  Server idle RSS {show(result['server']['idle_rss_mb'], ' MB')}; "
+        f"setup {result['setup_seconds']} s; each load: {settings['warmup']:g} s warm-up, then "
+        f"{settings['seconds']:g} s measured; pause between caves {settings['pause']:g} s."
+    )
+    console.print(
+        "Latency: from the last choice of a table to every phone of that table holding the next "
+        "card (or phase).  Lag: how late the load generator's own event loop runs."
+    )
     human = runs.get(HUMAN)
     if human is not None and human["latency_ms"]["p99"] is not None:
         met = human["latency_ms"]["p99"] < AIM_P99_MS and human["errors"] == 0
-        console.print(f"Aim (p99 under {AIM_P99_MS:g} ms at the human pace): {'met' if met else 'NOT met'} "
-                      f"at {settings['tables']} tables x {settings['players']} phones.")
+        console.print(
+            f"Aim (p99 under {AIM_P99_MS:g} ms at the human pace): {'met' if met else 'NOT met'} "
+            f"at {settings['tables']} tables x {settings['players']} phones."
+        )
     for pace, run in runs.items():
         if (run["other_cpu_percent"] or 0) > OTHER_CPU_WARNING:
-            console.print(f"[yellow]{pace}: other programs used {run['other_cpu_percent']} % of a core during "
-                          "the measurement: these figures are not of a quiet machine.[/yellow]")
+            console.print(
+                f"[yellow]{pace}: other programs used {run['other_cpu_percent']} % of a core during "
+                "the measurement: these figures are not of a quiet machine.[/yellow]"
+            )
         if run["errors"]:
             console.print(f"[red]{pace}: {run['errors']} errors: {run['error_codes']}[/red]")
         if pace == INSTANT and run["throttled_sends"]:
-            console.print(f"{pace}: {run['throttled_sends']:,} sends waited for the server's per-connection "
-                          "message limit: at this size that limit, not the server, is the ceiling.")
+            console.print(
+                f"{pace}: {run['throttled_sends']:,} sends waited for the server's per-connection "
+                "message limit: at this size that limit, not the server, is the ceiling."
+            )
 
 
 def print_ratios(result: dict[str, Any]) -> None:
@@ -529,9 +595,13 @@ def print_ratios(result: dict[str, Any]) -> None:
     ratios = result["ratio"]
     for pace in ratios:
         table.add_column(f"{pace} pace", justify="right")
-    for key, label in (("reveals_per_second", "reveals per second"), ("latency_p50", "latency p50"),
-                       ("latency_p99", "latency p99"), ("server_cpu", "server CPU"),
-                       ("rss_per_table", "RSS per table")):
+    for key, label in (
+        ("reveals_per_second", "reveals per second"),
+        ("latency_p50", "latency p50"),
+        ("latency_p99", "latency p99"),
+        ("server_cpu", "server CPU"),
+        ("rss_per_table", "RSS per table"),
+    ):
         table.add_row(label, *("-" if r[key] is None else f"{r[key]:.2f}" for r in ratios.values()))
     Console().print(table)
 

@@ -223,8 +223,14 @@ class Phone:
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
-            self.soak.target.ws, local_addr=(self.table.address, 0), ping_interval=None, open_timeout=30,
-            close_timeout=5, max_size=2**22, proxy=None)
+            self.soak.target.ws,
+            local_addr=(self.table.address, 0),
+            ping_interval=None,
+            open_timeout=30,
+            close_timeout=5,
+            max_size=2**22,
+            proxy=None,
+        )
         self.epoch += 1
 
     async def join(self) -> None:
@@ -316,8 +322,11 @@ class Phone:
         if view.phase == "playing" and game is not None and me is not None and me.moves and me.choice is None:
             key = (view.game_number, game.cave, len(game.path))
             if key in self.taken and self.sent is None:
-                self.soak.error("choice-forgotten", f"{self.name}: the server showed {self.taken[key]} taken at "
-                                                    f"{key}, then no choice there (decision {view.decision})")
+                self.soak.error(
+                    "choice-forgotten",
+                    f"{self.name}: the server showed {self.taken[key]} taken at "
+                    f"{key}, then no choice there (decision {view.decision})",
+                )
             if self.answered.get(key, ("", -1))[1] != self.epoch and self.soak.playing:
                 move = self.soak.policy(len(game.path))
                 self.answered[key] = (move, self.epoch)
@@ -378,8 +387,9 @@ class Soak:
         self.rng = random.Random(options.seed)
         fraction = options.check_fraction
         self.check_fraction = fraction if fraction is not None else (1.0 if options.tables <= 100 else 0.2)
-        self.tables = [TableRun(i, loopback(ADDRESS_BASE, i), self.rng.randint(*options.players))
-                       for i in range(options.tables)]
+        self.tables = [
+            TableRun(i, loopback(ADDRESS_BASE, i), self.rng.randint(*options.players)) for i in range(options.tables)
+        ]
         self.playing = self.draining = self.done = self.restarting = False
         self.messages = self.frames = self.reconnects = self.drops = self.errors = 0
         self.error_codes: dict[str, int] = {}
@@ -461,8 +471,9 @@ class Soak:
 
         async def seat(table: TableRun) -> None:
             async with gate:
-                table.code = await asyncio.to_thread(self.target.create_table, table.address,
-                                                     seconds=self.options.seconds, pause=self.options.pause)
+                table.code = await asyncio.to_thread(
+                    self.target.create_table, table.address, seconds=self.options.seconds, pause=self.options.pause
+                )
                 table.phones = [Phone(self, table, i) for i in range(table.players)]
                 for phone in table.phones:
                     await phone.join()
@@ -489,8 +500,10 @@ class Soak:
             await asyncio.sleep(5)
             self.memory.append((time.monotonic(), self.rss()))
             games = sum(len(t.scores) for t in self.tables)
-            say(f"soak: {time.monotonic() - started:5.0f} s, {games} games, {self.errors} errors, "
-                f"server {self.memory[-1][1] / 1024:.0f} MiB")
+            say(
+                f"soak: {time.monotonic() - started:5.0f} s, {games} games, {self.errors} errors, "
+                f"server {self.memory[-1][1] / 1024:.0f} MiB"
+            )
 
     def rss(self) -> int:
         pid = self.server.pid if self.server is not None else None
@@ -536,8 +549,11 @@ class Soak:
                         checked += 1
                         if seat is None or held.get(seat, {}).get((cave, path)) != move:
                             wrong += 1
-                            self.error("wrong-move", f"{table.code} game {number}: {phone.name} chose {move} at "
-                                                     f"cave {cave}, card {path}; the record says otherwise")
+                            self.error(
+                                "wrong-move",
+                                f"{table.code} game {number}: {phone.name} chose {move} at "
+                                f"cave {cave}, card {path}; the record says otherwise",
+                            )
         if self.server is not None:
             for code in unlike_their_logs(target, self.server.data / "gemtable.sqlite3", views):
                 self.error("log", f"{code}: the table the server shows is not the table its log rebuilds")
@@ -577,8 +593,9 @@ def run_soak(options: SoakOptions, url: str | None = None, say: Any = None) -> d
             server.clean()
 
 
-def report(soak: Soak, tallies: dict[str, int], seconds: float, cpu: float | None,
-           server: SoakServer | None) -> dict[str, Any]:
+def report(
+    soak: Soak, tallies: dict[str, int], seconds: float, cpu: float | None, server: SoakServer | None
+) -> dict[str, Any]:
     from gemtable.bench.load import summary_ms
 
     memory = [kib for _, kib in soak.memory if kib]
@@ -624,8 +641,9 @@ def raise_fd_limit(needed: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < needed:
         with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY
-                                                        else min(needed, hard), hard))
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY else min(needed, hard), hard)
+            )
 
 
 def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -633,22 +651,40 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     from gemtable.bench.fuzz import add_arguments as add_fuzz
 
     bench = kinds.add_parser(
-        "soak", help="hours of play in minutes: drops, a server restart, every game checked",
+        "soak",
+        help="hours of play in minutes: drops, a server restart, every game checked",
         description="Tables of bot phones play game after game through real WebSockets against one server "
         "process; phones drop and come back; the server is killed half way and started again; then every "
-        "finished game is replayed against its record.")
+        "finished game is replayed against its record.",
+    )
     bench.add_argument("--minutes", type=float, default=1.0, help="how long the tables play (default 1)")
     bench.add_argument("--tables", type=int, default=20, help="tables (default 20)")
     bench.add_argument("--players", default="3-5", help="phones per table, a count or a range (default 3-5)")
     bench.add_argument("--think", default="0.05-0.8", help="seconds a phone thinks, a range (default 0.05-0.8)")
-    bench.add_argument("--drop-every", type=float, default=45.0,
-                       help="seconds between two drops of one phone, on average (default 45; 0: never)")
-    bench.add_argument("--restart", choices=("kill", "term", "none"), default="kill",
-                       help="how the server is stopped half way: SIGKILL (default), SIGTERM, or not at all")
-    bench.add_argument("--message-rate", type=float, default=None,
-                       help="start the server with this per-connection message rate (default: production)")
-    bench.add_argument("--check-fraction", type=float, default=None,
-                       help="share of the states whose invariants are checked (default 1, or 0.2 beyond 100 tables)")
+    bench.add_argument(
+        "--drop-every",
+        type=float,
+        default=45.0,
+        help="seconds between two drops of one phone, on average (default 45; 0: never)",
+    )
+    bench.add_argument(
+        "--restart",
+        choices=("kill", "term", "none"),
+        default="kill",
+        help="how the server is stopped half way: SIGKILL (default), SIGTERM, or not at all",
+    )
+    bench.add_argument(
+        "--message-rate",
+        type=float,
+        default=None,
+        help="start the server with this per-connection message rate (default: production)",
+    )
+    bench.add_argument(
+        "--check-fraction",
+        type=float,
+        default=None,
+        help="share of the states whose invariants are checked (default 1, or 0.2 beyond 100 tables)",
+    )
     bench.add_argument("--url", default=None, help="soak a server already running on a loopback URL (no restart)")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--keep", action="store_true", help="keep the server's data folder and log")
@@ -673,24 +709,33 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"gemtable bench soak: {exc}", file=sys.stderr)
         return 2
-    options = SoakOptions(minutes=args.minutes, tables=args.tables, players=players, think=think,
-                          drop_every=args.drop_every, restart="none" if args.url else args.restart,
-                          message_rate=args.message_rate, check_fraction=args.check_fraction, seed=args.seed,
-                          keep=args.keep)
+    options = SoakOptions(
+        minutes=args.minutes,
+        tables=args.tables,
+        players=players,
+        think=think,
+        drop_every=args.drop_every,
+        restart="none" if args.url else args.restart,
+        message_rate=args.message_rate,
+        check_fraction=args.check_fraction,
+        seed=args.seed,
+        keep=args.keep,
+    )
     say = (lambda text: print(text, file=sys.stderr, flush=True)) if not args.json or sys.stderr.isatty() else None
     result = run_soak(options, args.url, say)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         memory, latency = result["memory_mb"], result["latency_ms"]
-        print(f"{result['games']} games at {result['tables']} tables ({result['phones']} phones) in "
-              f"{result['seconds']} s: {result['errors']} errors, {result['lost_gems']} gems lost, "
-              f"{result['wrong_moves']} wrong moves; {result['drops']} drops, {result['reconnects']} reconnects, "
-              f"restart ({result['restart']}) {result['restart_seconds']} s; latency p50 {latency['p50']} ms, "
-              f"p99 {latency['p99']} ms; server memory {memory['start']} -> {memory['end']} MiB "
-              f"(max {memory['max']})")
+        print(
+            f"{result['games']} games at {result['tables']} tables ({result['phones']} phones) in "
+            f"{result['seconds']} s: {result['errors']} errors, {result['lost_gems']} gems lost, "
+            f"{result['wrong_moves']} wrong moves; {result['drops']} drops, {result['reconnects']} reconnects, "
+            f"restart ({result['restart']}) {result['restart_seconds']} s; latency p50 {latency['p50']} ms, "
+            f"p99 {latency['p99']} ms; server memory {memory['start']} -> {memory['end']} MiB "
+            f"(max {memory['max']})"
+        )
         for problem in result["problems"][:20]:
             print(f"  - {problem}")
     ok = result["errors"] == 0 and result["lost_gems"] == 0 and result["games"] > 0
     return 0 if ok else 1
-

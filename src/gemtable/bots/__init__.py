@@ -39,8 +39,24 @@ def register_bot(game: str, name: str, factory: BotFactory) -> None:
     BOTS.setdefault(game, {})[name] = factory
 
 
-PERSON_NAMES: tuple[str, ...] = ("Ada", "Bruno", "Chloé", "Dario", "Eszter", "Farid", "Greta", "Hiro", "Ines",
-                                 "Jonas", "Kenji", "Lena", "Mateo", "Nora", "Oskar", "Priya")
+PERSON_NAMES: tuple[str, ...] = (
+    "Ada",
+    "Bruno",
+    "Chloé",
+    "Dario",
+    "Eszter",
+    "Farid",
+    "Greta",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kenji",
+    "Lena",
+    "Mateo",
+    "Nora",
+    "Oskar",
+    "Priya",
+)
 """Human-ish names a table gives its bots (in order, skipping names taken), so that seven bots of one
 strategy are seven people on the screen; the strategy is shown beside the name.  A game's manifest may give
 its own (``bot_people``)."""

@@ -139,8 +139,10 @@ def _summary(played: list[GameFigures], seed: int, names: list[str], mode: int) 
 def _reading(played: list[GameFigures], reading: str, diamonds: int) -> dict[str, float]:
     games, total = len(played), sum(game.diamonds for game in played)
     changed = sum(1 for game in played if game.reading_changes_winner(reading))
-    return {"diamonds_changed_fraction": round(diamonds / max(1, total), 4),
-            "winner_changed_fraction": round(changed / games, 4)}
+    return {
+        "diamonds_changed_fraction": round(diamonds / max(1, total), 4),
+        "winner_changed_fraction": round(changed / games, 4),
+    }
 
 
 def _winners(scores: list[int]) -> list[int]:

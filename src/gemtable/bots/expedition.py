@@ -59,8 +59,11 @@ class Threshold:
 
     @property
     def name(self) -> str:
-        parts = [f"{key}={value}" for key, value in (("gems", self.gems), ("cards", self.cards),
-                                                     ("hazards", self.hazards)) if value is not None]
+        parts = [
+            f"{key}={value}"
+            for key, value in (("gems", self.gems), ("cards", self.cards), ("hazards", self.hazards))
+            if value is not None
+        ]
         if parts == [f"gems={self.gems}"]:
             return f"threshold={self.gems}"
         return "+".join(parts)

@@ -132,9 +132,7 @@ class Game(Protocol):
         ...
 
     @classmethod
-    def new(
-        cls, rules: JSON, seats: int, seed: int, script: JSON | None = None
-    ) -> GameState:
+    def new(cls, rules: JSON, seats: int, seed: int, script: JSON | None = None) -> GameState:
         """A new game.  ``script`` fixes the random parts (a deck, a bag) for tests."""
         ...
 

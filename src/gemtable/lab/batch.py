@@ -88,6 +88,7 @@ class Policies:
     @classmethod
     def of(cls, rules: Sequence[Threshold], seats: IntArray) -> Policies:
         """``seats[g, p]`` is the index in ``rules`` of the rule seat ``p`` of game ``g`` plays."""
+
         def column(values: list[int | None]) -> IntArray:
             table = np.array([NEVER if v is None else v for v in values], dtype=np.int64)
             return table[seats]
@@ -175,8 +176,12 @@ def play(rules: ExpeditionRules, policies: Policies, uniforms: Uniforms) -> IntA
                 keep, gone = np.flatnonzero(active), np.flatnonzero(~active)  # indices: one pass each
                 ended.append((g.take(gone), bank.take(gone, axis=1), drawn_relics.take(gone), collapsed.take(gone)))
                 bank, drawn_relics, collapsed = bank.take(keep, axis=1), drawn_relics.take(keep), collapsed.take(keep)
-                g, size, inside, carried = g.take(keep), size.take(keep), inside.take(keep, axis=1), carried.take(
-                    keep, axis=1)
+                g, size, inside, carried = (
+                    g.take(keep),
+                    size.take(keep),
+                    inside.take(keep, axis=1),
+                    carried.take(keep, axis=1),
+                )
                 loose = loose.take(keep, axis=0)
                 relics_on_path, seen, count_inside = relics_on_path.take(keep), seen.take(keep), count_inside.take(keep)
                 hazards_seen, turned = hazards_seen.take(keep), turned.take(keep)
@@ -317,8 +322,9 @@ def rule_of(name: str) -> Threshold:
         return Threshold(gems=8)
     rule = parse_threshold(name)
     if rule is None:
-        raise GameError(f"the batch mode plays threshold bots (cautious, threshold=N, cards=K, hazards=H), "
-                        f"not {name!r}")
+        raise GameError(
+            f"the batch mode plays threshold bots (cautious, threshold=N, cards=K, hazards=H), not {name!r}"
+        )
     return rule
 
 
@@ -332,8 +338,11 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
     from gemtable.games.expedition.rules import ExpeditionRules
     from gemtable.simulate import BotTally, Results
 
-    rules = tournament.rules if isinstance(tournament.rules, ExpeditionRules) else ExpeditionRules.from_json(
-        tournament.rules)
+    rules = (
+        tournament.rules
+        if isinstance(tournament.rules, ExpeditionRules)
+        else ExpeditionRules.from_json(tournament.rules)
+    )
     names: list[str] = list(tournament.bots)
     policy = [rule_of(name) for name in names]
     count = len(names)
@@ -364,8 +373,9 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
             seats_total += np.bincount(flat_seats, minlength=count)
             wins_total += np.bincount(flat_seats, weights=won_seat.ravel(), minlength=count).astype(np.int64)
             points_total += np.bincount(flat_seats, weights=flat_scores, minlength=count).astype(np.int64)
-            squares_total += np.bincount(flat_seats, weights=flat_scores.astype(np.float64) ** 2,
-                                         minlength=count).astype(np.int64)
+            squares_total += np.bincount(
+                flat_seats, weights=flat_scores.astype(np.float64) ** 2, minlength=count
+            ).astype(np.int64)
             for bot in np.unique(flat_seats):
                 counts = np.bincount(flat_scores[flat_seats == bot])
                 old = histogram.get(int(bot))
@@ -382,10 +392,12 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
                     other = a != b
                     cell = (a * count + b)[other]
                     met += np.bincount(cell, minlength=count * count)
-                    won += np.bincount(cell, weights=(scores[:, i] > scores[:, j])[other], minlength=count * count
-                                       ).astype(np.int64)
-                    tied += np.bincount(cell, weights=(scores[:, i] == scores[:, j])[other], minlength=count * count
-                                        ).astype(np.int64)
+                    won += np.bincount(
+                        cell, weights=(scores[:, i] > scores[:, j])[other], minlength=count * count
+                    ).astype(np.int64)
+                    tied += np.bincount(
+                        cell, weights=(scores[:, i] == scores[:, j])[other], minlength=count * count
+                    ).astype(np.int64)
         if progress is not None:
             progress(size)
     results.games = tournament.games
@@ -394,7 +406,9 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
             continue
         hist = histogram.get(bot, np.zeros(0, dtype=np.int64))
         results.tallies[name] = BotTally(
-            seats=int(seats_total[bot]), wins=int(wins_total[bot]), points=int(points_total[bot]),
+            seats=int(seats_total[bot]),
+            wins=int(wins_total[bot]),
+            points=int(points_total[bot]),
             squares=int(squares_total[bot]),
             scores={int(score): int(c) for score, c in enumerate(hist) if c},
         )
@@ -403,5 +417,8 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
             cell = row * count + col
             if met[cell]:
                 results.meetings.setdefault(names[row], {})[names[col]] = [
-                    int(met[cell]), int(won[cell]), int(tied[cell])]
+                    int(met[cell]),
+                    int(won[cell]),
+                    int(tied[cell]),
+                ]
     return results

@@ -78,13 +78,17 @@ def build(args: argparse.Namespace) -> tuple[Tournament, list[str]]:
         raise GameError("--time-limit must be positive")
     preset = args.preset or game.presets()[0]
     rules = game.rules_json(preset, {})
-    tournament = Tournament(game.name, rules, tuple(names), args.games or 0, low, high, args.seed,
-                            tuple(user), args.time_limit)
+    tournament = Tournament(
+        game.name, rules, tuple(names), args.games or 0, low, high, args.seed, tuple(user), args.time_limit
+    )
     return tournament, swept
 
 
-def _runner(tournament: Tournament, args: argparse.Namespace, advance: Callable[[int], None] | None,
-            ) -> Callable[[Tournament, int], Results]:
+def _runner(
+    tournament: Tournament,
+    args: argparse.Namespace,
+    advance: Callable[[int], None] | None,
+) -> Callable[[Tournament, int], Results]:
     if args.batch:
         module = find_manifest(tournament.game).batch
         if module is None:
@@ -134,8 +138,9 @@ def simulate(args: argparse.Namespace) -> int:
                     if progress is not None:
                         progress.update(task, total=played + size, description=f"round of {size:,} games")
 
-                results, stopped = run_until(tournament, runner, FIRST_ROUND[args.batch], cap, on_round,
-                                             args.max_seconds)
+                results, stopped = run_until(
+                    tournament, runner, FIRST_ROUND[args.batch], cap, on_round, args.max_seconds
+                )
     except BotFailure as failure:
         print(f"gemtable: {failure.text}", file=sys.stderr)
         return 1
@@ -165,20 +170,23 @@ def _progress(quiet: bool) -> AbstractContextManager[Any]:
         return nullcontext(None)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    transient=True)
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+    )
 
 
-def _print(title: str, summary: Any, tournament: Tournament, stopped: Stopped | None,
-           args: argparse.Namespace) -> None:
+def _print(title: str, summary: Any, tournament: Tournament, stopped: Stopped | None, args: argparse.Namespace) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     ranked = summary["ranking"]
     low, high = summary["players"]
-    table = Table(title=title, caption=f"{summary['games']:,} games ({summary['mode']}), {low}-{high} players, "
-                                       f"seed {summary['seed']}, {summary['seconds']} s; 95 % intervals")
+    table = Table(
+        title=title,
+        caption=f"{summary['games']:,} games ({summary['mode']}), {low}-{high} players, "
+        f"seed {summary['seed']}, {summary['seconds']} s; 95 % intervals",
+    )
     for column in ("#", "bot", "seats", "win rate (95 % interval)", "mean score (95 % interval)"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for place, row in enumerate(ranked, start=1):
@@ -186,17 +194,23 @@ def _print(title: str, summary: Any, tournament: Tournament, stopped: Stopped | 
         w_low, w_high = figures["win_rate_ci95"]
         m_low, m_high = figures["mean_score_ci95"]
         mark = "" if row["separated_from_next"] is not False else " ≈"
-        table.add_row(str(place) + mark, row["bot"], f"{figures['seats']:,}",
-                      f"{figures['win_rate']:.1%} ({w_low:.1%}–{w_high:.1%})",
-                      f"{figures['mean_score']:.2f} ({m_low:.2f}–{m_high:.2f})")
+        table.add_row(
+            str(place) + mark,
+            row["bot"],
+            f"{figures['seats']:,}",
+            f"{figures['win_rate']:.1%} ({w_low:.1%}–{w_high:.1%})",
+            f"{figures['mean_score']:.2f} ({m_low:.2f}–{m_high:.2f})",
+        )
     console.print(table)
     if stopped is not None:
         console.print(stopped.reason)
     elif summary["significant"]:
         console.print("The ranking is significant: every neighbour's 95 % interval is apart.")
     else:
-        console.print("The ranking is NOT significant: ≈ marks a bot whose interval overlaps the next one's "
-                      "(play more games, or leave out --games).")
+        console.print(
+            "The ranking is NOT significant: ≈ marks a bot whose interval overlaps the next one's "
+            "(play more games, or leave out --games)."
+        )
     h2h = summary["head_to_head"]
     order = [row["bot"] for row in ranked]
     if len(order) > 10:

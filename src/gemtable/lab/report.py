@@ -59,30 +59,41 @@ def interval_chart(title: str, rows: Sequence[tuple[str, float, float, float]], 
     def tick_label(value: float) -> str:
         return f"{value:.0%}" if percent else f"{value:g}"
 
-    parts = [f'<svg id="{chart_id}" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
-             f'role="img" aria-label="{_e(title)}" xmlns="http://www.w3.org/2000/svg">',
-             f'<text x="{LEFT}" y="18" class="title">{_e(title)}</text>']
+    parts = [
+        f'<svg id="{chart_id}" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
+        f'role="img" aria-label="{_e(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f'<text x="{LEFT}" y="18" class="title">{_e(title)}</text>',
+    ]
     for tick in _ticks(top):
         tx = x(tick)
-        parts.append(f'<line x1="{tx:.1f}" y1="{top_pad - 4}" x2="{tx:.1f}" y2="{height - bottom_pad + 4}" '
-                     'class="grid"/>')
+        parts.append(
+            f'<line x1="{tx:.1f}" y1="{top_pad - 4}" x2="{tx:.1f}" y2="{height - bottom_pad + 4}" class="grid"/>'
+        )
         parts.append(f'<text x="{tx:.1f}" y="{height - bottom_pad + 20}" class="tick">{tick_label(tick)}</text>')
     for i, (name, value, low, high) in enumerate(rows):
         y = top_pad + i * row_h
         colour = PALETTE[i % len(PALETTE)]
         parts.append(f'<text x="{LEFT - 8}" y="{y + row_h / 2 + 4:.1f}" class="name">{_e(name)}</text>')
-        parts.append(f'<rect x="{LEFT}" y="{y + 5}" width="{x(value) - LEFT:.1f}" height="{row_h - 10}" '
-                     f'fill="{colour}" opacity="0.35" class="bar"/>')
+        parts.append(
+            f'<rect x="{LEFT}" y="{y + 5}" width="{x(value) - LEFT:.1f}" height="{row_h - 10}" '
+            f'fill="{colour}" opacity="0.35" class="bar"/>'
+        )
         lo, hi = x(low if math.isfinite(low) else 0.0), x(high if math.isfinite(high) else top)
         mid = y + row_h / 2
-        parts.append(f'<line x1="{lo:.1f}" y1="{mid:.1f}" x2="{hi:.1f}" y2="{mid:.1f}" stroke="{colour}" '
-                     'stroke-width="2" class="ci"/>')
+        parts.append(
+            f'<line x1="{lo:.1f}" y1="{mid:.1f}" x2="{hi:.1f}" y2="{mid:.1f}" stroke="{colour}" '
+            'stroke-width="2" class="ci"/>'
+        )
         for end in (lo, hi):
-            parts.append(f'<line x1="{end:.1f}" y1="{mid - 6:.1f}" x2="{end:.1f}" y2="{mid + 6:.1f}" '
-                         f'stroke="{colour}" stroke-width="2"/>')
+            parts.append(
+                f'<line x1="{end:.1f}" y1="{mid - 6:.1f}" x2="{end:.1f}" y2="{mid + 6:.1f}" '
+                f'stroke="{colour}" stroke-width="2"/>'
+            )
         parts.append(f'<circle cx="{x(value):.1f}" cy="{mid:.1f}" r="4" fill="{colour}"/>')
-        parts.append(f'<text x="{min(hi + 6, WIDTH - 4):.1f}" y="{mid + 4:.1f}" class="value">{label(value)}'
-                     f'<title>{_e(name)}: {label(value)} (95 %: {label(low)} – {label(high)})</title></text>')
+        parts.append(
+            f'<text x="{min(hi + 6, WIDTH - 4):.1f}" y="{mid + 4:.1f}" class="value">{label(value)}'
+            f"<title>{_e(name)}: {label(value)} (95 %: {label(low)} – {label(high)})</title></text>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -101,9 +112,11 @@ def distribution_chart(names: Sequence[str], results: Results) -> str:
     height = top_pad + row_h * len(names) + bottom_pad
     span = WIDTH - LEFT - RIGHT
     bar_w = span / bins
-    parts = [f'<svg id="distributions" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
-             f'height="{height}" role="img" aria-label="Score distributions" xmlns="http://www.w3.org/2000/svg">',
-             f'<text x="{LEFT}" y="18" class="title">Score distributions (share of each bot\'s seats)</text>']
+    parts = [
+        f'<svg id="distributions" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
+        f'height="{height}" role="img" aria-label="Score distributions" xmlns="http://www.w3.org/2000/svg">',
+        f'<text x="{LEFT}" y="18" class="title">Score distributions (share of each bot\'s seats)</text>',
+    ]
     for i, name in enumerate(names):
         tally = results.tallies[name]
         counts = [0] * bins
@@ -121,9 +134,11 @@ def distribution_chart(names: Sequence[str], results: Results) -> str:
             share = count / tally.seats
             first = low + b * width_bin
             span_text = str(first) if width_bin == 1 else f"{first}–{first + width_bin - 1}"
-            parts.append(f'<rect x="{LEFT + b * bar_w + 0.5:.1f}" y="{base - h:.1f}" width="{max(bar_w - 1, 0.5):.1f}" '
-                         f'height="{h:.1f}" fill="{colour}" class="hist"><title>{_e(name)}: score {span_text}, '
-                         f'{share:.1%} of seats</title></rect>')
+            parts.append(
+                f'<rect x="{LEFT + b * bar_w + 0.5:.1f}" y="{base - h:.1f}" width="{max(bar_w - 1, 0.5):.1f}" '
+                f'height="{h:.1f}" fill="{colour}" class="hist"><title>{_e(name)}: score {span_text}, '
+                f"{share:.1%} of seats</title></rect>"
+            )
     for b in range(0, bins + 1, max(1, bins // 8)):
         tx = LEFT + b * bar_w
         parts.append(f'<text x="{tx:.1f}" y="{height - bottom_pad + 20}" class="tick">{low + b * width_bin}</text>')
@@ -159,9 +174,11 @@ def sweep_chart(summary: Any, swept: Sequence[str]) -> str:
     def y(value: float) -> float:
         return top_pad + (height - top_pad - bottom_pad) * (1 - value / y_top)
 
-    parts = [f'<svg id="sweep" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
-             f'role="img" aria-label="Win rate against {_e(key)}" xmlns="http://www.w3.org/2000/svg">',
-             f'<text x="{plot_left}" y="18" class="title">Win rate against {_e(key)} (95 % intervals)</text>']
+    parts = [
+        f'<svg id="sweep" class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
+        f'role="img" aria-label="Win rate against {_e(key)}" xmlns="http://www.w3.org/2000/svg">',
+        f'<text x="{plot_left}" y="18" class="title">Win rate against {_e(key)} (95 % intervals)</text>',
+    ]
     for tick in _ticks(y_top):
         ty = y(tick)
         parts.append(f'<line x1="{plot_left}" y1="{ty:.1f}" x2="{plot_right}" y2="{ty:.1f}" class="grid"/>')
@@ -171,18 +188,26 @@ def sweep_chart(summary: Any, swept: Sequence[str]) -> str:
     parts.append(f'<text x="{(plot_left + plot_right) / 2:.1f}" y="{height - 8}" class="tick">{_e(key)}</text>')
     for i, (name, rate) in enumerate(others):
         colour = PALETTE[(i + 1) % len(PALETTE)]
-        parts.append(f'<line x1="{plot_left}" y1="{y(rate):.1f}" x2="{plot_right}" y2="{y(rate):.1f}" '
-                     f'stroke="{colour}" stroke-dasharray="5 4" stroke-width="1.5"/>')
-        parts.append(f'<text x="{plot_right + 6}" y="{y(rate) + 4:.1f}" class="legend" fill="{colour}">'
-                     f'{_e(name)} {rate:.1%}</text>')
+        parts.append(
+            f'<line x1="{plot_left}" y1="{y(rate):.1f}" x2="{plot_right}" y2="{y(rate):.1f}" '
+            f'stroke="{colour}" stroke-dasharray="5 4" stroke-width="1.5"/>'
+        )
+        parts.append(
+            f'<text x="{plot_right + 6}" y="{y(rate) + 4:.1f}" class="legend" fill="{colour}">'
+            f"{_e(name)} {rate:.1%}</text>"
+        )
     line = " ".join(f"{x(v):.1f},{y(rate):.1f}" for v, rate, _, _ in points)
     parts.append(f'<polyline points="{line}" fill="none" stroke="{PALETTE[0]}" stroke-width="2"/>')
     for value, rate, low, high in points:
         cx = x(value)
-        parts.append(f'<line x1="{cx:.1f}" y1="{y(low):.1f}" x2="{cx:.1f}" y2="{y(high):.1f}" '
-                     f'stroke="{PALETTE[0]}" stroke-width="2"/>')
-        parts.append(f'<circle cx="{cx:.1f}" cy="{y(rate):.1f}" r="4" fill="{PALETTE[0]}" class="point">'
-                     f'<title>{_e(key)}={value}: {rate:.1%} (95 %: {low:.1%} – {high:.1%})</title></circle>')
+        parts.append(
+            f'<line x1="{cx:.1f}" y1="{y(low):.1f}" x2="{cx:.1f}" y2="{y(high):.1f}" '
+            f'stroke="{PALETTE[0]}" stroke-width="2"/>'
+        )
+        parts.append(
+            f'<circle cx="{cx:.1f}" cy="{y(rate):.1f}" r="4" fill="{PALETTE[0]}" class="point">'
+            f"<title>{_e(key)}={value}: {rate:.1%} (95 %: {low:.1%} – {high:.1%})</title></circle>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -201,8 +226,10 @@ def matrix_table(summary: Any, order: Sequence[str]) -> str:
             share = cell["share"]
             low, high = cell["ci95"]
             hue = 120 * share  # red (0 %) … green (100 %)
-            cells.append(f'<td style="background:hsl({hue:.0f},60%,82%)" title="{_e(a)} vs {_e(b)}: '
-                         f'{cell["meetings"]:,} meetings, 95 %: {low:.1%} – {high:.1%}">{share:.0%}</td>')
+            cells.append(
+                f'<td style="background:hsl({hue:.0f},60%,82%)" title="{_e(a)} vs {_e(b)}: '
+                f'{cell["meetings"]:,} meetings, 95 %: {low:.1%} – {high:.1%}">{share:.0%}</td>'
+            )
         rows.append(f"<tr><th>{_e(a)}</th>{''.join(cells)}</tr>")
     return f'<table class="matrix"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
 
@@ -235,8 +262,11 @@ def render(title: str, summary: Any, results: Results, swept: Sequence[str]) -> 
     elif summary["significant"]:
         verdict, good = "The ranking is significant: every neighbour's 95 % interval is apart.", True
     else:
-        verdict, good = ("The ranking is NOT significant: some neighbours' 95 % intervals overlap "
-                         "(≈ in the table), so their order may be chance.", False)
+        verdict, good = (
+            "The ranking is NOT significant: some neighbours' 95 % intervals overlap "
+            "(≈ in the table), so their order may be chance.",
+            False,
+        )
     low, high = summary["players"]
     figure_rows = []
     for place, row in enumerate(ranked, start=1):
@@ -245,33 +275,40 @@ def render(title: str, summary: Any, results: Results, swept: Sequence[str]) -> 
         figure_rows.append(
             f"<tr><td>{place}{mark} {_e(row['bot'])}</td><td>{f['seats']:,}</td><td>{f['win_rate']:.1%}</td>"
             f"<td>{f['win_rate_ci95'][0]:.1%} – {f['win_rate_ci95'][1]:.1%}</td><td>{f['mean_score']:.2f}</td>"
-            f"<td>{f['mean_score_ci95'][0]:.2f} – {f['mean_score_ci95'][1]:.2f}</td></tr>")
+            f"<td>{f['mean_score_ci95'][0]:.2f} – {f['mean_score_ci95'][1]:.2f}</td></tr>"
+        )
     sweep = sweep_chart(summary, swept) if swept else ""
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     body = [
         f"<h1>{_e(title)}: a tournament</h1>",
         f'<p class="meta">{summary["games"]:,} games ({_e(summary.get("mode", "engine"))}), {low}–{high} players, '
-        f'seed {summary["seed"]}, {summary.get("seconds", "?")} s; made by <code>gemtable simulate</code> '
+        f"seed {summary['seed']}, {summary.get('seconds', '?')} s; made by <code>gemtable simulate</code> "
         f"on {when}.</p>",
         f'<p class="verdict {"yes" if good else "no"}" id="verdict">{_e(verdict)}</p>',
         '<section><table class="figures"><tr><th>bot</th><th>seats</th><th>win rate</th><th>95 % interval</th>'
-        f'<th>mean score</th><th>95 % interval</th></tr>{"".join(figure_rows)}</table>'
+        f"<th>mean score</th><th>95 % interval</th></tr>{''.join(figure_rows)}</table>"
         "<p class=meta>A shared win counts as a win. Win-rate intervals are Wilson's; mean-score intervals "
         "Student's t.</p></section>",
-        "<h2>Win rate</h2><section>" + interval_chart("Win rate, 95 % intervals", win_rows, True, "win-rate")
+        "<h2>Win rate</h2><section>"
+        + interval_chart("Win rate, 95 % intervals", win_rows, True, "win-rate")
         + "</section>",
-        "<h2>Mean score</h2><section>" + interval_chart("Mean score, 95 % intervals", score_rows, False, "mean-score")
+        "<h2>Mean score</h2><section>"
+        + interval_chart("Mean score, 95 % intervals", score_rows, False, "mean-score")
         + "</section>",
     ]
     if sweep:
         body.append("<h2>The sweep</h2><section>" + sweep + "</section>")
     body.append("<h2>Scores</h2><section>" + distribution_chart(order, results) + "</section>")
     if len(order) > 1:
-        body.append("<h2>Head to head</h2><section><p class=meta>How often the row's bot outscored the column's "
-                    "when they met (a tie counts half).</p>" + matrix_table(summary, order) + "</section>")
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-            f'content="width=device-width,initial-scale=1"><title>{_e(title)} — gemtable strategy lab</title>'
-            f'<style>{STYLE}</style></head><body><main>{"".join(body)}</main></body></html>\n')
+        body.append(
+            "<h2>Head to head</h2><section><p class=meta>How often the row's bot outscored the column's "
+            "when they met (a tie counts half).</p>" + matrix_table(summary, order) + "</section>"
+        )
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+        f'content="width=device-width,initial-scale=1"><title>{_e(title)} — gemtable strategy lab</title>'
+        f"<style>{STYLE}</style></head><body><main>{''.join(body)}</main></body></html>\n"
+    )
 
 
 def write_report(path: Path, title: str, summary: Any, results: Results, swept: Sequence[str]) -> None:

@@ -203,20 +203,28 @@ class GuardedBot:
             report = format_user_error(exc, header).replace("gemtable.lab.userbot.BotTimeout", "(stopped: time limit)")
             raise BotFailure(self.name, "timeout", report) from None
         except Exception as exc:
-            raise BotFailure(self.name, "error", format_user_error(
-                exc, f"bot {self.name!r} raised an exception{self.where}:\n")) from None
+            raise BotFailure(
+                self.name, "error", format_user_error(exc, f"bot {self.name!r} raised an exception{self.where}:\n")
+            ) from None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.setitimer(signal.ITIMER_PROF, 0)
             if slots is not None and slot >= 0:
                 slots[2 * slot] = 0
         if time.perf_counter() - started > self.limit:  # it swallowed the alarm
-            raise BotFailure(self.name, "timeout", f"bot {self.name!r} took longer than {self.limit:g} s to decide"
-                             f"{self.where} (and caught the signal that should have stopped it)")
+            raise BotFailure(
+                self.name,
+                "timeout",
+                f"bot {self.name!r} took longer than {self.limit:g} s to decide"
+                f"{self.where} (and caught the signal that should have stopped it)",
+            )
         if move not in moves:
             shown = ", ".join(map(repr, list(moves)[:12])) + (" …" if len(moves) > 12 else "")
-            raise BotFailure(self.name, "illegal", f"bot {self.name!r} returned {move!r:.80}{self.where}, "
-                             f"which is not a legal move; legal: {shown}")
+            raise BotFailure(
+                self.name,
+                "illegal",
+                f"bot {self.name!r} returned {move!r:.80}{self.where}, which is not a legal move; legal: {shown}",
+            )
         return move
 
 
@@ -230,5 +238,9 @@ def killed_report(slots: Any, names: Sequence[str], limit: float) -> BotFailure 
         return None
     _, index = max(open_calls)
     name = names[index] if 0 <= index < len(names) else "?"
-    return BotFailure(name, "killed", f"bot {name!r} did not answer within {limit:g} s and could not be interrupted "
-                      "(stuck inside C code); its worker process was ended")
+    return BotFailure(
+        name,
+        "killed",
+        f"bot {name!r} did not answer within {limit:g} s and could not be interrupted "
+        "(stuck inside C code); its worker process was ended",
+    )

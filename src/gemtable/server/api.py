@@ -67,16 +67,18 @@ class Api:
         if isinstance(live, Response):
             return live
         table = live.table
-        return JSONResponse({
-            "code": table.code,
-            "game": table.kind.name,
-            "title": table.kind.title,
-            "phase": table.phase,
-            "chairs": table.kind.max_seats,
-            "taken": sum(1 for chair in table.chairs() if chair is not None),
-            "queue": len(table.queue()),
-            "url": self.site.join_url(table.code),
-        })
+        return JSONResponse(
+            {
+                "code": table.code,
+                "game": table.kind.name,
+                "title": table.kind.title,
+                "phase": table.phase,
+                "chairs": table.kind.max_seats,
+                "taken": sum(1 for chair in table.chairs() if chair is not None),
+                "queue": len(table.queue()),
+                "url": self.site.join_url(table.code),
+            }
+        )
 
     async def table_qr(self, request: Request) -> Response:
         """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
@@ -131,18 +133,19 @@ class Api:
 
     async def node(self, request: Request) -> Response:
         tables = self.hub.node.tables.values()
-        return JSONResponse({
-            "node": self.hub.node.id,
-            "runs": sum(1 for local in tables if local.owned),
-            "follows": sum(1 for local in tables if not local.owned),
-        })
+        return JSONResponse(
+            {
+                "node": self.hub.node.id,
+                "runs": sum(1 for local in tables if local.owned),
+                "follows": sum(1 for local in tables if not local.owned),
+            }
+        )
 
     async def _lookup(self, request: Request) -> Any:
         try:
             return await self.hub.find(_address(request), request.path_params["code"])
         except TableError as exc:
             return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
-
 
 
 def _address(request: Request) -> str:
@@ -168,8 +171,9 @@ async def _body(request: Request, limit: int) -> bytes:
 
 def _qr_svg(url: str) -> bytes:
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, nl=False, scale=8, border=2,
-                                    dark="#111", light="#fff")
+    segno.make(url, error="m").save(
+        out, kind="svg", xmldecl=False, nl=False, scale=8, border=2, dark="#111", light="#fff"
+    )
     return out.getvalue()
 
 

@@ -27,13 +27,21 @@ from gemtable.server.site import Site
 from gemtable.store import Store
 
 
-def create_app(store: Store, *, allow_scripts: bool = False, limits: Limits | None = None,
-               bus: Bus | None = None, node_id: str | None = None, hub: Hub | None = None,
-               site: Site | None = None, tune_gc: bool = False, lease_ttl: float = 3.0) -> Starlette:
+def create_app(
+    store: Store,
+    *,
+    allow_scripts: bool = False,
+    limits: Limits | None = None,
+    bus: Bus | None = None,
+    node_id: str | None = None,
+    hub: Hub | None = None,
+    site: Site | None = None,
+    tune_gc: bool = False,
+    lease_ttl: float = 3.0,
+) -> Starlette:
     """The application.  ``tune_gc``: keep long-lived objects out of the garbage collector's full
     collections (``gcpolicy.py``; what ``gemtable serve`` does)."""
-    hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id,
-                     lease_ttl=lease_ttl)
+    hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id, lease_ttl=lease_ttl)
     site = site or Site.build(8000)
 
     @contextlib.asynccontextmanager

@@ -48,8 +48,13 @@ class Conn:
         "version",
     )
 
-    def __init__(self, send: Callable[[bytes], Awaitable[None]], close: Callable[[int], Awaitable[None]],
-                 address: str, limits: Limits) -> None:
+    def __init__(
+        self,
+        send: Callable[[bytes], Awaitable[None]],
+        close: Callable[[int], Awaitable[None]],
+        address: str,
+        limits: Limits,
+    ) -> None:
         self._send = send
         self._close = close
         self._out: deque[bytes] = deque()

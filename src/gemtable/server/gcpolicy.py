@@ -55,8 +55,12 @@ def thaw() -> int:
     return found
 
 
-async def keep_frozen(closed: Callable[[], int] = lambda: 0, freeze_every: float = FREEZE_EVERY,
-                      thaw_every: float = THAW_EVERY, thaw_after_closed: int = THAW_AFTER_CLOSED) -> None:
+async def keep_frozen(
+    closed: Callable[[], int] = lambda: 0,
+    freeze_every: float = FREEZE_EVERY,
+    thaw_every: float = THAW_EVERY,
+    thaw_after_closed: int = THAW_AFTER_CLOSED,
+) -> None:
     """Run for as long as the server does (cancel it to stop); ``closed()``: connections closed so far."""
     gc.collect()
     gc.freeze()
@@ -68,9 +72,13 @@ async def keep_frozen(closed: Callable[[], int] = lambda: 0, freeze_every: float
         if now - last_thaw >= thaw_every or closed() - closed_at_thaw >= thaw_after_closed:
             started = time.perf_counter()
             found = thaw()
-            log.info("garbage collector: thawed, %d unreachable objects collected in %.0f ms (%d closed "
-                     "connections since the last thaw)", found, 1000 * (time.perf_counter() - started),
-                     closed() - closed_at_thaw)
+            log.info(
+                "garbage collector: thawed, %d unreachable objects collected in %.0f ms (%d closed "
+                "connections since the last thaw)",
+                found,
+                1000 * (time.perf_counter() - started),
+                closed() - closed_at_thaw,
+            )
             last_thaw, closed_at_thaw = time.monotonic(), closed()
         else:
             gc.freeze()

@@ -50,9 +50,16 @@ def normal_code(code: str) -> str:
 class Hub:
     """Every phone of this process, and the node that runs (or follows) their tables."""
 
-    def __init__(self, store: Store, limits: Limits | None = None, clock: Callable[[], float] = time.time,
-                 allow_scripts: bool = False, bus: Bus | None = None, node_id: str | None = None,
-                 lease_ttl: float = 3.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.time,
+        allow_scripts: bool = False,
+        bus: Bus | None = None,
+        node_id: str | None = None,
+        lease_ttl: float = 3.0,
+    ) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
@@ -117,8 +124,9 @@ class Hub:
             if script is not None:
                 game.new(rules, game.seats_per_game, 0, script)  # validates the script
             absent = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", 1, 3600)
-            return Settings(game.name, preset, options, rules, seconds, pause,
-                            bool(data.get("turn_clock", True)), script, absent)
+            return Settings(
+                game.name, preset, options, rules, seconds, pause, bool(data.get("turn_clock", True)), script, absent
+            )
         except GameError as exc:
             raise TableError("bad-request", str(exc)) from None
 

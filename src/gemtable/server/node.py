@@ -86,8 +86,14 @@ Present = Callable[[str], Collection[int]]
 
 
 class Node:
-    def __init__(self, store: Store, bus: Bus | None = None, clock: Callable[[], float] = time.time,
-                 node_id: str | None = None, lease_ttl: float = 3.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus | None = None,
+        clock: Callable[[], float] = time.time,
+        node_id: str | None = None,
+        lease_ttl: float = 3.0,
+    ) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
         self.alone = bus is None
@@ -327,6 +333,7 @@ class Node:
     def _handlers(self, code: str) -> tuple[Handler, Handler]:
         """The bus handlers of one table (the same objects each time, so they can be unsubscribed)."""
         if code not in self._channel_handlers:
+
             async def on_out(data: bytes) -> None:
                 await self._on_update(code, data)
 
@@ -379,7 +386,7 @@ class Node:
                 seq = local.saved + 1
             table = local.table
             pending, connected = dict(table.pending), set(table.runtime.connected)
-            fresh = events[local.saved + 1 - seq:]
+            fresh = events[local.saved + 1 - seq :]
             for event in fresh:
                 table.apply(event)
                 local.saved += 1

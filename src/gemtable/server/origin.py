@@ -42,8 +42,13 @@ class SameOrigin:
             await send({"type": "websocket.close", "code": 1008})  # before the handshake: uvicorn answers 403
         else:
             body = json.dumps({"error": "cross-origin", "message": "only this server's own pages may do that"})
-            await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"application/json"), (b"vary", b"origin")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 403,
+                    "headers": [(b"content-type", b"application/json"), (b"vary", b"origin")],
+                }
+            )
             await send({"type": "http.response.body", "body": body.encode()})
 
 

@@ -48,7 +48,6 @@ class Phones:
             await self.hub.drop(conn)
 
 
-
 def _close_if_idle(conn: Conn) -> None:
     """A connection that has not opened a table in time (it holds a socket and says nothing): closed."""
     if conn.code is None and not conn.closed:

@@ -184,8 +184,12 @@ def chosen_frame(seq: int, people: bytes, choice: str | None = None) -> bytes:
     """A :class:`Chosen` message; ``people`` is the JSON list already encoded (the same for the whole room)."""
     if choice is None:
         return b'{"type":"chosen","v":%d,"seq":%d,"people":%s}' % (VERSION, seq, people)
-    return b'{"type":"chosen","v":%d,"seq":%d,"people":%s,"choice":%s}' % (VERSION, seq, people,
-                                                                          _encoder.encode(choice))
+    return b'{"type":"chosen","v":%d,"seq":%d,"people":%s,"choice":%s}' % (
+        VERSION,
+        seq,
+        people,
+        _encoder.encode(choice),
+    )
 
 
 def encode(message: ServerMessage | ClientMessage) -> bytes:

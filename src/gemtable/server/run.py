@@ -87,12 +87,25 @@ def serve(args: argparse.Namespace) -> int:
         lease = EMBEDDED_LEASE  # the data folder is locked to this process: no other node can take over
         where = f"data in {folder}"
     try:
-        site = Site.from_env(args.port, args.host, getattr(args, "public_url", None),
-                             getattr(args, "allow_host", None) or [], getattr(args, "allow_origin", None) or [])
+        site = Site.from_env(
+            args.port,
+            args.host,
+            getattr(args, "public_url", None),
+            getattr(args, "allow_host", None) or [],
+            getattr(args, "allow_origin", None) or [],
+        )
     except SiteError as exc:
         raise SystemExit(f"gemtable: {exc}") from None
-    app = create_app(store, allow_scripts=bool(getattr(args, "allow_scripts", False)), limits=limits,
-                     bus=bus, node_id=node_id, site=site, tune_gc=True, lease_ttl=lease)
+    app = create_app(
+        store,
+        allow_scripts=bool(getattr(args, "allow_scripts", False)),
+        limits=limits,
+        bus=bus,
+        node_id=node_id,
+        site=site,
+        tune_gc=True,
+        lease_ttl=lease,
+    )
     host = args.host
     print("\n" + site.banner(where), flush=True)
     if site.reachable and not args.no_qr and sys.stdout.isatty():

@@ -27,8 +27,29 @@ from urllib.parse import urlsplit
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 VIRTUAL_PREFIXES = (
-    "docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "lxc", "lxdbr", "cni", "flannel", "kube", "podman",
-    "tun", "tap", "wg", "tailscale", "zt", "utun", "ppp", "ipsec", "awdl", "llw", "bridge",
+    "docker",
+    "br-",
+    "veth",
+    "virbr",
+    "vboxnet",
+    "vmnet",
+    "lxc",
+    "lxdbr",
+    "cni",
+    "flannel",
+    "kube",
+    "podman",
+    "tun",
+    "tap",
+    "wg",
+    "tailscale",
+    "zt",
+    "utun",
+    "ppp",
+    "ipsec",
+    "awdl",
+    "llw",
+    "bridge",
 )
 """Interfaces of containers, virtual machines and VPNs: phones in the room are not on those networks."""
 
@@ -114,8 +135,7 @@ def normal_public_url(url: str) -> str:
     """``url`` as a public URL (scheme, host and port; no path, query or trailing slash)."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SiteError(f"a public URL looks like http://192.168.1.20:8000 or https://games.example.org, "
-                        f"not {url!r}")
+        raise SiteError(f"a public URL looks like http://192.168.1.20:8000 or https://games.example.org, not {url!r}")
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
         raise SiteError("a public URL names a host and a port only: gemtable is served at the root of it")
     try:
@@ -233,14 +253,25 @@ class Site:
         return cls(fallback, (fallback,), tuple(sorted(hosts)), False, False, origins)
 
     @classmethod
-    def from_env(cls, port: int, listen: str, public_url: str | None, allow_hosts: Iterable[str],
-                 allow_origins: Iterable[str] = ()) -> Site:
+    def from_env(
+        cls,
+        port: int,
+        listen: str,
+        public_url: str | None,
+        allow_hosts: Iterable[str],
+        allow_origins: Iterable[str] = (),
+    ) -> Site:
         """As ``build``, with ``GEMTABLE_PUBLIC_URL``, ``GEMTABLE_ALLOWED_HOSTS`` and
         ``GEMTABLE_ALLOWED_ORIGINS`` (comma-separated) as the defaults of the command line's options."""
         env_hosts = [h for h in os.environ.get("GEMTABLE_ALLOWED_HOSTS", "").split(",") if h.strip()]
         env_origins = [o for o in os.environ.get("GEMTABLE_ALLOWED_ORIGINS", "").split(",") if o.strip()]
-        return cls.build(port, listen, public_url or os.environ.get("GEMTABLE_PUBLIC_URL") or None,
-                         [*env_hosts, *allow_hosts], allow_origins=[*env_origins, *allow_origins])
+        return cls.build(
+            port,
+            listen,
+            public_url or os.environ.get("GEMTABLE_PUBLIC_URL") or None,
+            [*env_hosts, *allow_hosts],
+            allow_origins=[*env_origins, *allow_origins],
+        )
 
     def banner(self, where: str) -> str:
         """What ``gemtable serve`` prints: where phones join, and why it is not localhost."""
@@ -263,5 +294,12 @@ class Site:
         return "\n".join(lines) + "\n"
 
 
-__all__ = ["Interface", "Site", "SiteError", "default_route_interface", "machine_interfaces", "normal_origin",
-           "phone_addresses"]
+__all__ = [
+    "Interface",
+    "Site",
+    "SiteError",
+    "default_route_interface",
+    "machine_interfaces",
+    "normal_origin",
+    "phone_addresses",
+]

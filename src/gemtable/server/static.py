@@ -42,13 +42,18 @@ class CompressedStatic(StaticFiles):
         super().__init__(directory=directory)
         self._gz: dict[str, tuple[tuple[int, int], bytes, str]] = {}
 
-    def file_response(self, full_path: PathLike, stat_result: os.stat_result, scope: Scope,
-                      status_code: int = 200) -> Response:
+    def file_response(
+        self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
         request = Headers(scope=scope)
         path = str(full_path)
         wants_gzip = "gzip" in request.get("accept-encoding", "").lower()
-        if status_code != 200 or not wants_gzip or Path(path).suffix not in COMPRESSIBLE \
-                or stat_result.st_size < MIN_SIZE:
+        if (
+            status_code != 200
+            or not wants_gzip
+            or Path(path).suffix not in COMPRESSIBLE
+            or stat_result.st_size < MIN_SIZE
+        ):
             response = super().file_response(full_path, stat_result, scope, status_code)
             response.headers["cache-control"] = CACHE_CONTROL
             if Path(path).suffix in COMPRESSIBLE:

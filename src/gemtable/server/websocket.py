@@ -57,20 +57,28 @@ class RawWhenSmall(PerMessageDeflate):
     """permessage-deflate that sends a small message as it is (RSV1 not set: an uncompressed message)."""
 
     def encode(self, frame: Frame) -> Frame:
-        if (frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY) and len(frame.data) < RAW_BELOW
-                and self.local_no_context_takeover):
+        if (
+            frame.fin
+            and frame.opcode in (Opcode.TEXT, Opcode.BINARY)
+            and len(frame.data) < RAW_BELOW
+            and self.local_no_context_takeover
+        ):
             return frame
         return super().encode(frame)
 
 
 class Factory(ServerPerMessageDeflateFactory):
-    def process_request_params(self, params: Sequence[ExtensionParameter],
-                               accepted_extensions: Sequence[Extension]) -> tuple[list[ExtensionParameter],
-                                                                                  PerMessageDeflate]:
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
         response, ext = super().process_request_params(params, accepted_extensions)
-        return response, RawWhenSmall(ext.remote_no_context_takeover, ext.local_no_context_takeover,
-                                      ext.remote_max_window_bits, ext.local_max_window_bits,
-                                      ext.compress_settings)
+        return response, RawWhenSmall(
+            ext.remote_no_context_takeover,
+            ext.local_no_context_takeover,
+            ext.remote_max_window_bits,
+            ext.local_max_window_bits,
+            ext.compress_settings,
+        )
 
 
 class SmallDeflate(WebSocketsSansIOProtocol):

@@ -90,7 +90,7 @@ class MemoryStore:
             self.updated[code] = float(events[-1].get("at", 0.0))
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
-        return list(self.logs.get(code, [])[max(0, start - 1):])
+        return list(self.logs.get(code, [])[max(0, start - 1) :])
 
     async def exists(self, code: str) -> bool:
         return code in self.logs

@@ -67,10 +67,12 @@ class RedisStore:
             return
         bodies = [json.dumps(e, separators=(",", ":")) for e in events]
         updated = float(events[-1].get("at", 0.0))
-        result = int(await self._append(
-            keys=[key(code, "log"), key(code, "lease"), DIRECTORY],
-            args=[owner or "", first_seq, updated, code, *bodies],
-        ))
+        result = int(
+            await self._append(
+                keys=[key(code, "log"), key(code, "lease"), DIRECTORY],
+                args=[owner or "", first_seq, updated, code, *bodies],
+            )
+        )
         if result == -1:
             raise LeaseLost(f"table {code} is not run by {owner}")
         if result < -1:

@@ -40,10 +40,23 @@ SPACES = frozenset("\t\n\r\u2800")
 """Also spaces, besides the separators (Zs, Zl, Zp): tab, line breaks, and the blank Braille pattern."""
 
 DEFAULT_IGNORABLE = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 """Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15): drawn as nothing."""
 
@@ -132,5 +145,4 @@ def name_taken(name: str, others: Iterable[str]) -> bool:
     return any(mine & likeness(other) for other in others)
 
 
-__all__ = ["MARKS_PER_LETTER", "NAME_MAX", "BadName", "clean_name", "likeness", "looks_like", "name_taken",
-           "skeleton"]
+__all__ = ["MARKS_PER_LETTER", "NAME_MAX", "BadName", "clean_name", "likeness", "looks_like", "name_taken", "skeleton"]

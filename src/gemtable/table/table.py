@@ -290,8 +290,9 @@ class Table:
         if person.is_bot:
             raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
         if person.id in self.runtime.connected:
-            raise TableError("connected",
-                             f"{person.name} is connected: only someone whose phone is gone can be removed")
+            raise TableError(
+                "connected", f"{person.name} is connected: only someone whose phone is gone can be removed"
+            )
         self._silence(person, now)
         self.emit("left", now, person=person.id, by=pid)
         self.runtime.since.pop(person.id, None)
@@ -399,8 +400,10 @@ class Table:
         since = self._absent_since(host) if host is not None else None
         if since is not None and self._successor(self.host) is not None:
             times.append(since + self.settings.absent_grace)
-        if self.phase in (LOBBY, RESULTS) and self._free_chair() is None and any(
-            w.id in rt.connected for w in self.queue()
+        if (
+            self.phase in (LOBBY, RESULTS)
+            and self._free_chair() is None
+            and any(w.id in rt.connected for w in self.queue())
         ):
             for person in self.people.values():
                 since = self._absent_since(person)
@@ -519,8 +522,11 @@ class Table:
         """Who takes the host role from ``pid``: someone connected, a player in a chair first, then the
         earliest arrival; never a bot."""
         rt = self.runtime
-        others = [p for p in self.people.values()
-                  if p.id != pid and p.id in rt.connected and not p.is_bot and p.status != Status.GONE]
+        others = [
+            p
+            for p in self.people.values()
+            if p.id != pid and p.id in rt.connected and not p.is_bot and p.status != Status.GONE
+        ]
         others.sort(key=lambda p: (not p.has_chair, p.joined_at, p.id))
         return others[0] if others else None
 
@@ -535,7 +541,8 @@ class Table:
                 absent = sorted(
                     (since, p.chair, p.id)
                     for p in self.people.values()
-                    if p.chair is not None and (since := self._absent_since(p)) is not None
+                    if p.chair is not None
+                    and (since := self._absent_since(p)) is not None
                     and now >= since + self.settings.absent_grace
                 )
                 if not absent:
@@ -581,15 +588,16 @@ class Table:
         rt = self.runtime
         for seat in undecided:
             person = self.person_at_seat(seat)
-            holding = person is not None and (
-                person.is_bot
-                or person.id in rt.connected
-                or now < rt.since.get(person.id, now) + GRACE
-            ) and person.status != Status.GONE
+            holding = (
+                person is not None
+                and (person.is_bot or person.id in rt.connected or now < rt.since.get(person.id, now) + GRACE)
+                and person.status != Status.GONE
+            )
             if holding:
                 return
         merely_away = [
-            seat for seat in undecided
+            seat
+            for seat in undecided
             if (person := self.person_at_seat(seat)) is not None and person.status != Status.GONE
         ]
         if merely_away and not any(p.id in rt.connected for p in self._inside_people()):
@@ -604,8 +612,7 @@ class Table:
     def _play(self, moves: dict[int, str], now: float, missed: bool = False) -> None:
         """Turn-based moves; ``missed``: played for their seats (silence, or a bot standing in)."""
         if missed:
-            self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()},
-                      missed=sorted(moves))
+            self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()}, missed=sorted(moves))
         else:
             self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()})
 
@@ -730,8 +737,9 @@ class Table:
     def _on_bot(self, e: Event) -> None:
         pid = e["person"]
         status = Status.WAITING if self.in_game() else Status.SEATED
-        person = Person(pid, str(e.get("name", e["bot"])), None, status, chair=e["chair"], bot=e["bot"],
-                        joined_at=e["at"])
+        person = Person(
+            pid, str(e.get("name", e["bot"])), None, status, chair=e["chair"], bot=e["bot"], joined_at=e["at"]
+        )
         self.people[pid] = person
         self.last_id = max(self.last_id, pid)
         self._take_chair_seat(person)
@@ -774,8 +782,11 @@ class Table:
     def _pass_host(self, pid: int) -> None:
         """The host left or went away: someone playing in a chair first (not away), then anyone
         else still here; never a bot.  An away host keeps the role if nobody else is here."""
-        others = [p for p in self.people.values()
-                  if p.id != pid and p.status not in (Status.GONE, Status.AWAY) and not p.is_bot]
+        others = [
+            p
+            for p in self.people.values()
+            if p.id != pid and p.status not in (Status.GONE, Status.AWAY) and not p.is_bot
+        ]
         others.sort(key=lambda p: (p.status not in (Status.SEATED, Status.WAITING), p.joined_at, p.id))
         if others:
             self.host = others[0].id

@@ -63,8 +63,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
         "queue": msgspec.Raw(_raw(queue[:QUEUE_SHOWN])),
         "queue_length": len(queue),
     }
-    tail = {"results": msgspec.Raw(_raw(list(table.finished))),
-            "timed_out": msgspec.Raw(_raw(list(table.timed_out)))}
+    tail = {"results": msgspec.Raw(_raw(list(table.finished))), "timed_out": msgspec.Raw(_raw(list(table.timed_out)))}
     states: dict[int | None, msgspec.Raw | None] = {}
     out: dict[int | None, bytes] = {}
     for pid in viewers:
@@ -75,12 +74,15 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
             listing: JSON = shared
         else:
             listed = _listed(table, me)
-            listing = {"people": _people(table, listed, to_act), "unlisted": _unlisted(table, listed),
-                       "queue": shared["queue"], "queue_length": len(queue)}
+            listing = {
+                "people": _people(table, listed, to_act),
+                "unlisted": _unlisted(table, listed),
+                "queue": shared["queue"],
+                "queue_length": len(queue),
+            }
         if seat not in states:
             states[seat] = None if game is None else msgspec.Raw(_raw(game.view(seat).to_json()))
-        out[pid] = encode({**head, **listing, "me": _me(table, me, seat, queue, to_act), "state": states[seat],
-                           **tail})
+        out[pid] = encode({**head, **listing, "me": _me(table, me, seat, queue, to_act), "state": states[seat], **tail})
     return out
 
 
@@ -103,8 +105,9 @@ class Choices:
         return table.pending.get(seat) if seat is not None and seat in self.seats else None
 
 
-def choices_only(table: Table, pending_before: Mapping[int, str],
-                 events: Sequence[Mapping[str, Any]]) -> Choices | None:
+def choices_only(
+    table: Table, pending_before: Mapping[int, str], events: Sequence[Mapping[str, Any]]
+) -> Choices | None:
     """What a change shows, if it was made only of secret choices (``chose`` events, the pending choices
     before them in ``pending_before``); None for any other change, which needs whole views.  A choice
     changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
@@ -189,22 +192,27 @@ def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[
 
 def _unlisted(table: Table, listed: list[Person]) -> int:
     return sum(1 for p in table.people.values() if p.status != Status.GONE) - sum(
-        1 for p in listed if p.status != Status.GONE)
+        1 for p in listed if p.status != Status.GONE
+    )
 
 
 def _me(table: Table, me: Person | None, seat: int | None, queue: list[int], to_act: frozenset[int]) -> JSON:
     game = table.game
-    return None if me is None else {
-        "id": me.id,
-        "name": me.name,
-        "status": me.status.value,
-        "chair": me.chair,
-        "seat": seat,
-        "host": table.host == me.id,
-        "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
-        "choice": table.pending.get(seat) if seat is not None else None,
-        "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
-    }
+    return (
+        None
+        if me is None
+        else {
+            "id": me.id,
+            "name": me.name,
+            "status": me.status.value,
+            "chair": me.chair,
+            "seat": seat,
+            "host": table.host == me.id,
+            "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
+            "choice": table.pending.get(seat) if seat is not None else None,
+            "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
+        }
+    )
 
 
 def _listed(table: Table, me: Person | None) -> list[Person]:

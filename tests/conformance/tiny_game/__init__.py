@@ -22,8 +22,15 @@ class PickView:
 
     def to_json(self) -> JSON:
         mine = self.state.pending.get(self.seat) if self.seat is not None else None
-        return {"game": Pick.name, "seat": self.seat, "rounds": self.state.rounds, "history": self.state.history,
-                "scores": self.state.scores(), "mine": mine, "over": self.state.is_over()}
+        return {
+            "game": Pick.name,
+            "seat": self.seat,
+            "rounds": self.state.rounds,
+            "history": self.state.history,
+            "scores": self.state.scores(),
+            "mine": mine,
+            "over": self.state.is_over(),
+        }
 
 
 class PickState:
@@ -89,8 +96,16 @@ class PickState:
 
     def record(self) -> GameRecord:
         over = self.is_over()
-        return GameRecord(Pick.name, {"rounds": self.rounds}, SEATS, self.seed, None, list(self.inputs),
-                          self.scores() if over else None, self.winners() if over else None)
+        return GameRecord(
+            Pick.name,
+            {"rounds": self.rounds},
+            SEATS,
+            self.seed,
+            None,
+            list(self.inputs),
+            self.scores() if over else None,
+            self.winners() if over else None,
+        )
 
 
 class Pick:

@@ -56,15 +56,25 @@ def test_the_registry_finds_booty_hunter() -> None:
 def test_presets_and_host_options() -> None:
     assert list(BootyHunter.presets()) == ["every-area", "largest-area"]
     assert BootyHunter.rules_json("every-area", {}) == {
-        "preset": "every-area", "scoring": 1, "touching": "scores", "tie": "share"}
+        "preset": "every-area",
+        "scoring": 1,
+        "touching": "scores",
+        "tie": "share",
+    }
     assert BootyHunter.rules_json("largest-area", {})["scoring"] == 2
     assert BootyHunter.rules_json("every-area", {"scoring": 2})["scoring"] == 2
 
 
 @pytest.mark.parametrize(
     ("preset", "options"),
-    [("nope", {}), ("every-area", {"scoring": 3}), ("every-area", {"scoring": "1"}), ("every-area", {"x": 1}),
-     ("every-area", {"touching": "maybe"}), ("largest-area", {"tie": 1})],
+    [
+        ("nope", {}),
+        ("every-area", {"scoring": 3}),
+        ("every-area", {"scoring": "1"}),
+        ("every-area", {"x": 1}),
+        ("every-area", {"touching": "maybe"}),
+        ("largest-area", {"tie": 1}),
+    ],
 )
 def test_bad_rules_are_refused(preset: str, options: dict[str, Any]) -> None:
     with pytest.raises(BadRules):

@@ -32,9 +32,7 @@ class Expedition:
     @classmethod
     def new(cls, rules: JSON, seats: int, seed: int, script: JSON | None = None) -> ExpeditionState:
         parsed = rules if isinstance(rules, ExpeditionRules) else ExpeditionRules.from_json(rules)
-        if script is not None and (
-            not isinstance(script, list) or not all(isinstance(cave, list) for cave in script)
-        ):
+        if script is not None and (not isinstance(script, list) or not all(isinstance(cave, list) for cave in script)):
             raise BadRules("a script is a list of caves, each a list of card names")
         return ExpeditionState(parsed, seats, seed, script)
 

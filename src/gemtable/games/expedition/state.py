@@ -462,4 +462,3 @@ _TAKEN_RELIC = -99
 def path_card_name(card: int) -> str:
     """The name of a card as it lies on the path ("relic-taken" once carried out)."""
     return "relic-taken" if card == _TAKEN_RELIC else card_name(card)
-
