@@ -35,11 +35,15 @@ def make_settings(
     pause: float = 6.0,
     turn_clock: bool = True,
     script: list[list[str]] | None = None,
+    countdown: float = 0.0,
 ) -> Settings:
+    """A table's settings; the start's countdown is off unless a test sets it (``test_host.py`` does)."""
     kind = find_game(game)
     preset = preset or kind.presets()[0]
     options = options or {}
-    return Settings(game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script)
+    return Settings(
+        game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script, countdown=countdown
+    )
 
 
 def new_table(code: str = "TEST", now: float = 0.0, **kwargs: Any) -> Table:
@@ -188,7 +192,20 @@ def check_conservation(table: Table) -> None:
     assert game.revealed == (sum(game.carried) + sum(game.chest) + sum(game.path_gems) + game.lost + game.returned)
 
 
-PERSON_KEYS = {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays"}
+PERSON_KEYS = {
+    "id",
+    "name",
+    "status",
+    "chair",
+    "seat",
+    "bot",
+    "connected",
+    "to_act",
+    "chosen",
+    "bot_plays",
+    "bot_since",
+    "left",
+}
 
 
 def check_secrecy(table: Table, now: float) -> None:
