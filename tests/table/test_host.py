@@ -82,7 +82,7 @@ def test_a_decision_resumed_with_little_time_left_gets_a_few_seconds() -> None:
 
 
 def test_the_pause_between_caves_stops_too() -> None:
-    table, (ann, bob, cy) = started(3, seconds=10.0, pause=6.0, script=[["17", "fire", "fire"]] * 5)
+    table, (ann, _bob, _cy) = started(3, seconds=10.0, pause=6.0, script=[["17", "fire", "fire"]] * 5)
     now = run_clock(table, 0.0, lambda t: t.phase == PAUSE)
     assert table.deadline is not None
     left = table.deadline - (now + 1.0)
@@ -120,7 +120,7 @@ def test_a_paused_turn_based_game_refuses_a_turn_and_its_bots_wait() -> None:
 
 
 def test_a_host_who_drops_while_paused_is_replaced_and_the_new_host_resumes() -> None:
-    table, (ann, bob, cy) = started(3, seconds=10.0, script=[LONG_CAVE] * 5)
+    table, (ann, bob, _cy) = started(3, seconds=10.0, script=[LONG_CAVE] * 5)
     table.pause(ann, 1.0)
     table.disconnect(ann, 1.0)
     assert table.next_wakeup() == 1.0 + table.settings.absent_grace  # the only thing a paused table waits for
@@ -168,7 +168,7 @@ def test_a_countdown_that_ends_with_too_few_players_is_cancelled() -> None:
 
 
 def test_play_again_is_refused_while_too_few_players_are_seated() -> None:
-    table, (ann, bob, cy) = started(3, game="booty", script=BAG)
+    table, (ann, _bob, cy) = started(3, game="booty", script=BAG)
     table.end(ann, 1.0)
     assert table.phase == RESULTS
     table.leave(cy, 2.0)
@@ -193,8 +193,18 @@ def test_a_connected_player_removed_in_a_cave_walks_out_with_what_they_carry() -
     assert state["players"][seat]["status"] != "inside"
     assert seat in state["reveal"]["leavers"] and state["reveal"]["banked"][state["reveal"]["leavers"].index(seat)] == 5
     news = [n for n in table.news.recent if n["kind"] == "left"]
-    assert news[-1] | {"id": 0} == {"id": 0, "kind": "left", "person": bob, "name": "Bob", "seat": seat,
-                                    "reason": "removed", "by": "Ann", "game": 1, "round": 1, "move": 1}
+    assert news[-1] | {"id": 0} == {
+        "id": 0,
+        "kind": "left",
+        "person": bob,
+        "name": "Bob",
+        "seat": seat,
+        "reason": "removed",
+        "by": "Ann",
+        "game": 1,
+        "round": 1,
+        "move": 1,
+    }
     check_all(table, 2.0)
 
 
@@ -314,7 +324,7 @@ def test_a_stand_in_host_hands_on_only_the_stand_in_role() -> None:
 
 
 def test_the_host_leaving_for_good_hands_the_role_over_for_good() -> None:
-    table, (ann, bob, cy) = seat_table(3)
+    table, (ann, bob, _cy) = seat_table(3)
     table.leave(ann, 1.0)
     assert table.host == bob and table.first == bob
 
@@ -323,7 +333,7 @@ def test_the_host_leaving_for_good_hands_the_role_over_for_good() -> None:
 
 
 def test_the_host_ends_a_game_now_and_its_record_says_so_and_replays() -> None:
-    table, (ann, bob, cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
+    table, (ann, bob, _cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     choose(table, bob, CAMP, 1.0)  # a secret choice, dropped: never revealed
     table.end(ann, 2.0)
     assert table.phase == RESULTS and table.game is not None and table.game.is_over()
@@ -343,8 +353,15 @@ def test_the_host_changes_the_settings_between_games_only() -> None:
     refused("not-host", table.change_settings, bob, {"seconds": 30}, 0.0)
     table.change_settings(ann, {"seconds": 30, "preset": "classic", "options": {"relics": True}}, 1.0)
     assert table.settings.seconds == 30.0 and table.settings.preset == "classic" and table.settings.rules["relics"]
-    for bad in ({"seconds": 0}, {"seconds": "10"}, {"preset": "nope"}, {"options": {"caves": 99}},
-                {"game": "booty"}, {"turn_clock": "yes"}, [1]):
+    for bad in (
+        {"seconds": 0},
+        {"seconds": "10"},
+        {"preset": "nope"},
+        {"options": {"caves": 99}},
+        {"game": "booty"},
+        {"turn_clock": "yes"},
+        [1],
+    ):
         refused("bad-settings", table.change_settings, ann, bad, 2.0)
     events = table.events
     table.change_settings(ann, {"seconds": 30}, 3.0)  # no change: nothing logged
@@ -397,7 +414,7 @@ def test_an_absent_phone_walked_out_is_tagged_so_and_told_when_it_comes_back() -
 
 
 def test_every_seat_of_a_record_is_named_with_who_left() -> None:
-    table, (ann, bob, cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
+    table, (ann, _bob, cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     table.leave(cy, 1.0)
     table.end(ann, 2.0)
     record = table.records[1]

@@ -132,8 +132,9 @@ def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
     turn_clock = data.get("turn_clock", base.turn_clock)
     if not isinstance(turn_clock, bool):
         turn_clock = bool(turn_clock) if code == "bad-request" else _no_bool(code)
-    return replace(base, preset=preset, options=dict(options), rules=rules, seconds=seconds, pause=pause,
-                   turn_clock=turn_clock)
+    return replace(
+        base, preset=preset, options=dict(options), rules=rules, seconds=seconds, pause=pause, turn_clock=turn_clock
+    )
 
 
 def _no_bool(code: str) -> bool:

@@ -338,8 +338,14 @@ class Table:
         self._silence(person, now)
         if ban:
             self.emit(
-                "banned", now, ban=self.last_ban + 1, person=person.id, name=person.name, token=person.token,
-                origin=person.origin, by=pid,
+                "banned",
+                now,
+                ban=self.last_ban + 1,
+                person=person.id,
+                name=person.name,
+                token=person.token,
+                origin=person.origin,
+                by=pid,
             )
         self.emit("left", now, person=person.id, by=pid, reason="banned" if ban else "removed")
         self.runtime.connected.discard(person.id)
@@ -773,9 +779,7 @@ class Table:
         silent = {seat: game.default_move(seat) for seat in undecided}
         self._reveal(silent, now, offline=self._offline(silent))
 
-    def _reveal(
-        self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()
-    ) -> None:
+    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
         """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
         at the deadline, ``timed_out``; ``offline``: those of them whose phones were gone)."""
         moves = {**self.pending, **silent}
@@ -994,8 +998,9 @@ class Table:
             self._tell("gave_chair", person=person.id, name=person.name, to=self._name(to), to_person=to)
         else:
             bot = True if person.is_bot else None
-            self._tell("left", person=person.id, name=person.name, seat=person.seat, reason=reason,
-                       by=self._name(by), bot=bot)
+            self._tell(
+                "left", person=person.id, name=person.name, seat=person.seat, reason=reason, by=self._name(by), bot=bot
+            )
         if reason in ("removed", "banned") and person.token:
             self.removed[person.token] = self._name(by) or ""
             while len(self.removed) > REMOVED_KEPT:
@@ -1016,8 +1021,9 @@ class Table:
         self.host = e["person"]
         if e.get("owner"):
             self.first = e["person"]
-        self._tell("host", person=self.host, name=self._name(self.host), reason=e.get("reason"),
-                   by=self._name(e.get("by")))
+        self._tell(
+            "host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by"))
+        )
 
     def _pass_host(self, pid: int) -> None:
         """The host left or went away: someone playing in a chair first (not away), then anyone
@@ -1139,8 +1145,13 @@ class Table:
             if self.timed_out or self.offline:
                 seats = sorted({*self.timed_out, *self.offline})
                 people = [p for seat in seats if (p := self.person_at_seat(seat)) is not None]
-                self._tell("timed_out", seats=seats, offline=self.offline, people=[p.id for p in people],
-                           names=[p.name for p in people])
+                self._tell(
+                    "timed_out",
+                    seats=seats,
+                    offline=self.offline,
+                    people=[p.id for p in people],
+                    names=[p.name for p in people],
+                )
         else:
             self._turns_played(moves, set(e.get("missed", ())), bool(e.get("bot")))
         game.apply_joint(moves)
