@@ -94,11 +94,40 @@ ERROR_CODES = {
     "server-error",
     "unknown-person",
     "idle",
+    "no-game",
+    "paused",
+    "starting",
+    "offline",
+    "first-host",
+    "banned",
+    "removed",
+    "address-full",
+    "bad-settings",
+    "not-found",
+    "self",
+    "is-bot",
+    "table-full",
+    "busy",
 }
 """Every error code a phone may be sent (docs/protocol.md, and ``idle``: no hello in time)."""
-CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000}
+CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000, 4003}
 """How the server may close: normally, going away (shutdown), not UTF-8 (RFC 6455), abuse (too
-many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone."""
+many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone, banned."""
+PERSON_KEYS = {
+    "id",
+    "name",
+    "status",
+    "chair",
+    "seat",
+    "bot",
+    "connected",
+    "to_act",
+    "chosen",
+    "bot_plays",
+    "bot_since",
+    "left",
+}
+"""Everything a view says of a person (``table/view.py``), and nothing more."""
 TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")
 
 T = TypeVar("T")
@@ -146,6 +175,11 @@ def view_problems(view: Any, own_choice: str | bool | None = True) -> list[str]:
     remaining = view.get("remaining_ms")
     if remaining is not None and (not isinstance(remaining, int) or remaining < 0):
         out.append(f"remaining_ms is {remaining!r}")
+    if view.get("paused") is not None and remaining is not None:
+        out.append("a paused table's clock runs")
+    news = view.get("news")
+    if not isinstance(news, list) or any(not isinstance(n, dict) or "id" not in n or "kind" not in n for n in news):
+        out.append(f"news is not a list of notices: {news!r}"[:200])
     return out + _me_problems(view, people, own_choice) + _game_problems(view)
 
 
@@ -160,7 +194,7 @@ def _person_problems(p: dict[str, Any]) -> list[str]:
         out.append("someone has chosen without being asked to")
     if p.get("status") == "watching" and p.get("chair") is not None:
         out.append("a watcher holds a chair")
-    if set(p) - {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays"}:
+    if set(p) - PERSON_KEYS:
         out.append(f"people[] carries more than it should: {sorted(p)}")
     return out
 
@@ -170,6 +204,8 @@ def _me_problems(view: dict[str, Any], people: list[dict[str, Any]], own_choice:
     if me is None:
         return []
     out = []
+    if me.get("bans") and not me.get("host"):
+        out.append("someone who is not the host is shown the bans")
     mine = [p for p in people if p.get("id") == me.get("id")]
     choice = me.get("choice")
     if choice is not None and mine and not mine[0].get("chosen"):
@@ -344,9 +380,10 @@ class Target:
             return status, body
 
     def create_table(self, source: str, **settings: Any) -> str:
-        status, body, _ = self.request(
-            "POST", "/api/tables", json.dumps({"game": default_game(), **settings}).encode(), source=source
-        )
+        """A new table from ``source``; without a start countdown unless ``settings`` give one (the tools
+        play games, and would wait for it at every start)."""
+        body = json.dumps({"game": default_game(), "countdown": 0, **settings}).encode()
+        status, body, _ = self.request("POST", "/api/tables", body, source=source)
         if status != 201:
             raise RuntimeError(f"creating a table from {source}: HTTP {status} {body[:200]!r}")
         return str(json.loads(body)["code"])

@@ -57,8 +57,9 @@ class Settings:
     """A scripted deck or bag (tests and demos); None for a shuffled one."""
     absent_grace: float = ABSENT_GRACE
     """Seconds before a gone phone's person is absent (see :data:`ABSENT_GRACE`)."""
-    countdown: float = COUNTDOWN
-    """Seconds of a start's countdown (see :data:`COUNTDOWN`)."""
+    countdown: float = 0.0
+    """Seconds of a start's countdown: :data:`COUNTDOWN` for a table the server creates (``new_settings``); none
+    for settings made without one (a log from before the countdown existed is rebuilt as it was played)."""
 
     def to_json(self) -> JSON:
         return {
