@@ -419,5 +419,10 @@ def test_every_seat_of_a_record_is_named_with_who_left() -> None:
     table.end(ann, 2.0)
     record = table.records[1]
     seat = str(table.people[cy].seat)
-    assert record["names"][seat] == "Cy" and record["left"][seat] == {"name": "Cy", "reason": "left", "move": 1}
+    assert record["names"][seat] == "Cy" and record["left"][seat] == {
+        "name": "Cy",
+        "reason": "left",
+        "move": 1,
+        "round": 1,
+    }
     assert [n["kind"] for n in record["history"]] == ["left", "ended"]

@@ -44,6 +44,8 @@ class Person:
     """Once gone: ``left`` (by themselves), ``removed`` or ``banned`` (by the host), ``gave_chair`` (a bot)."""
     left_move: int | None = None
     """Once gone in a game: the move of that game being played when they left (from 1)."""
+    left_round: int | None = None
+    """Once gone in a game: its round then (the expedition's cave)."""
     left_at: float | None = None
     bot_since: int | None = None
     """Turn-based games: the move from which a bot has been playing this person's seat (None: it does not)."""

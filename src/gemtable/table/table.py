@@ -1010,6 +1010,7 @@ class Table:
         person.left_reason = reason
         person.left_at = e["at"]
         person.left_move = self.moves_made + 1 if self.in_game() else None
+        person.left_round = self.rounds if self.in_game() else None
         if self.host == person.id:
             self._pass_host(person.id)  # (logs written before the "host" event came first)
         if self.first == person.id:  # the role's owner left for good: it is the new host's now
@@ -1252,7 +1253,7 @@ class Table:
         record["number"] = self.game_number
         record["history"] = list(self.news.game)  # who left, stood in, was walked out, and when (news.py)
         record["left"] = {
-            str(p.seat): {"name": p.name, "reason": p.left_reason, "move": p.left_move}
+            str(p.seat): {"name": p.name, "reason": p.left_reason, "move": p.left_move, "round": p.left_round}
             for p in self.people.values()
             if p.seat is not None and p.status == Status.GONE
         }

@@ -10,8 +10,23 @@ import { cssReady, swatch, colourName, turn, tileSvg, drawBoard, box } from './b
 
 await cssReady;
 
-/** The table's words that read differently in this game. */
-export const words = { 'me.waiting': 'bh.me_waiting', 'me.away': 'bh.me_away' };
+/** The table's words that read differently in this game (table.js, story.js). */
+export const words = {
+  'me.waiting': 'bh.me_waiting',
+  'me.away': 'bh.me_away',
+  'news.where': 'bh.news_where',
+  'news.stand_in': 'bh.news_stand_in',
+  'news.plays_again': 'bh.news_plays_again',
+  'news.took_seat': 'bh.news_took_seat',
+  'news.missed': 'bh.news_missed',
+  'news.missed_offline': 'bh.news_missed_offline',
+  'news.left_game': 'bh.news_left',
+  'away.stand_in': 'bh.away_stand_in',
+  'away.missed': 'bh.away_missed',
+};
+
+/** A seat as the notices name it: its colour. */
+export const seatName = (seat) => colourName(seat);
 
 const SEATS = [0, 1, 2];
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
@@ -229,10 +244,27 @@ function place(L, ui) {
 
 // --- the game on a phone or the TV ------------------------------------------------------
 
+/** Who holds each colour now: the person playing it, or the one who left it (a bot plays it for them). */
 function seatPeople(v) {
   const out = {};
-  for (const p of v.table.people) if (p.seat !== null && p.seat !== undefined && p.status !== 'gone') out[p.seat] = p;
+  for (const p of v.table.people) {
+    if (p.seat === null || p.seat === undefined) continue;
+    if (!out[p.seat] || out[p.seat].status === 'gone') out[p.seat] = p;
+  }
   return out;
+}
+
+/** The tags of a colour's person: gone (and how), a bot playing for them (since which move), offline. */
+function personTags(p) {
+  const tags = [];
+  if (!p) return tags;
+  if (p.status === 'gone') {
+    tags.push(t(p.left === 'removed' ? 'st.removed' : p.left === 'banned' ? 'st.banned' : 'st.left'));
+  } else if (!p.connected) {
+    tags.push(t('st.offline'));
+  }
+  if (p.bot_plays) tags.push(p.bot_since ? t('bh.bot_since', { move: p.bot_since }) : t('bh.bot_now'));
+  return tags;
 }
 
 export function renderGame(el, v, ui) {
@@ -264,7 +296,9 @@ export function renderGame(el, v, ui) {
     seat === null || seat === undefined ? null : h('div', { class: ['bh-turn', mine && 'mine'] },
       swatch(seat, 'big'),
       h('div', null,
-        h('p', { class: 'bh-turn-name', text: mine ? t('bh.your_turn') : t('bh.turn_of', { name: nameOf(seat, names) }) }),
+        h('p', { class: 'bh-turn-name', text: mine ? t('bh.your_turn')
+          : seatPeople(v)[seat]?.bot_plays ? t('bh.turn_bot', { name: nameOf(seat, names) })
+            : t('bh.turn_of', { name: nameOf(seat, names) }) }),
         h('p', { class: 'bh-turn-col', text: colourName(seat) })),
       !mine && drawn ? h('figure', { class: 'bh-drawn' }, tileSvg(drawn.slices),
         h('figcaption', { text: t('bh.drew') })) : null),
@@ -293,8 +327,8 @@ export function renderGame(el, v, ui) {
         const tags = [colourName(i)];
         if (isMe) tags.push(t('people.you'));
         if (p && p.bot) tags.push(t('people.bot_short'));
-        if (p && !p.connected) tags.push(t('st.offline'));
-        return h('li', { class: ['bh-pl', seat === i && 'turn', isMe && 'is-me'] },
+        tags.push(...personTags(p));
+        return h('li', { class: ['bh-pl', seat === i && 'turn', isMe && 'is-me', p && p.bot_plays && 'bot-plays'] },
           swatch(i), h('span', { class: 'bh-name', text: p ? personName(p) : nameOf(i, names) }),
           h('span', { class: 'bh-tags', text: tags.join(' · ') }),
           seat === i ? h('span', { class: 'bh-now', text: t('bh.placing_now') }) : null);
@@ -354,8 +388,9 @@ export function renderResults(el, data, ui) {
   const names = data.names || {};
   const scores = data.scores || (st && st.scores) || [];
   const winners = data.winners || (st && st.winners) || [];
+  const story = { left: data.left || {}, standIns: data.standIns || {}, ended: data.ended || null };
   if (!st) {
-    put(el, h('div', { class: 'booty bh-results' }, h('div', { class: 'bh-count' }, final(scores, winners, names, null))));
+    put(el, h('div', { class: 'booty bh-results' }, h('div', { class: 'bh-count' }, final(scores, winners, names, null, story))));
     return;
   }
   const key = `${data.number ?? ''}`;
@@ -371,7 +406,7 @@ export function renderResults(el, data, ui) {
     L.res = R;
     if (R.step < R.end) R.timer = setTimeout(() => advance(R), 900);
   }
-  R.data = { st, names, scores, winners, mode: ui.mode };
+  R.data = { st, names, scores, winners, mode: ui.mode, story };
   if (el.firstChild !== R.root || el.childNodes.length !== 1) put(el, R.root);
   paint(R);
 }
@@ -390,7 +425,7 @@ function skip(R) {
 }
 
 function paint(R) {
-  const { st, names, scores, winners, mode } = R.data;
+  const { st, names, scores, winners, mode, story } = R.data;
   const counting = R.step < R.end;
   document.body.classList.toggle('bh-counting', counting);
   const k = Math.floor(R.step / 2);
@@ -404,7 +439,7 @@ function paint(R) {
   R.view.show(box(st.board.map((c) => [c.x, c.y]), 30), mode === 'tv' ? [0.1, 2.2] : [0.1, 1.1],
     `${t('bh.board')}: ${t('bh.diamonds', { n: st.diamonds.length })}`);
   if (!counting) {
-    put(R.panel, final(scores, winners, names, st));
+    put(R.panel, final(scores, winners, names, st, story));
     return;
   }
   const totals = SEATS.map((seat) => done.reduce((sum, e) => sum + (e.points[seat] || 0), 0));
@@ -423,19 +458,40 @@ function paint(R) {
     mode === 'tv' ? null : h('button', { type: 'button', class: 'btn wide bh-skip', text: t('bh.skip'), on: { click: () => skip(R) } }));
 }
 
-/** The scores, best first, and who won. */
-function final(scores, winners, names, st) {
+/** "Kim left at move 8; a bot played Red from move 9": who played a colour, when it was not its person. */
+function colourStory(seat, story) {
+  const parts = [];
+  const gone = story.left[seat];
+  if (gone) {
+    const key = gone.reason === 'removed' ? 'bh.res_removed' : gone.reason === 'banned' ? 'bh.res_banned' : 'bh.res_left';
+    parts.push(t(key, { move: gone.move ?? '?' }));
+  }
+  for (const [from, to] of story.standIns[seat] || []) {
+    parts.push(to ? t('bh.res_bot_range', { from, to }) : t('bh.res_bot_from', { from }));
+  }
+  return parts.join(' · ');
+}
+
+/** The scores, best first, and who won (and, for a colour a bot played, who played it when). */
+function final(scores, winners, names, st, story = { left: {}, standIns: {}, ended: null }) {
   const seats = SEATS.filter((seat) => seat < scores.length).sort((a, b) => scores[b] - scores[a] || a - b);
   const text = winText(winners, names);
+  const played = winners.map((seat) => colourStory(seat, story)).filter(Boolean);
   return [
     h('h2', { class: 'results-title', text: t('results.title') }),
+    story.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: story.ended.by || t('news.someone') }) }) : null,
     text ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text })) : null,
+    played.length ? h('p', { class: 'note winner-note', text: winners.map((seat) => {
+      const line = colourStory(seat, story);
+      return line ? `${colourName(seat)} (${nameOf(seat, names)}): ${line}` : '';
+    }).filter(Boolean).join(' ') }) : null,
     h('table', { class: 'scores' },
       h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
         h('th', { scope: 'col', text: t('results.total') }))),
       h('tbody', null, seats.map((seat) => h('tr', { class: winners.includes(seat) ? 'win' : '' },
         h('td', { class: 'rank' }, winners.includes(seat) ? icon('star', t('results.won')) : null),
-        h('th', { scope: 'row' }, who(seat, names, true)),
+        h('th', { scope: 'row' }, who(seat, names, true),
+          colourStory(seat, story) ? h('span', { class: 'tag-line', text: colourStory(seat, story) }) : null),
         h('td', { class: 'total', text: num(scores[seat]) }))))),
     st ? h('p', { class: 'note', text: t('bh.final_note', { n: st.diamonds.length,
       mode: t(`preset.booty.${st.scoring_mode === 2 ? 'largest-area' : 'every-area'}`) }) }) : null,
@@ -480,6 +536,7 @@ export function clockLabel(v, timed) {
   if (!st || st.turn === null || st.turn === undefined || v.table.phase !== 'playing') return null;
   const mine = myMoves(v).length > 0;
   const name = nameOf(st.turn, v.names);
+  if (!mine && seatPeople(v)[st.turn]?.bot_plays) return t('bh.clock_bot', { name });
   if (!timed) return mine ? t('bh.your_turn_free') : t('bh.turn_free', { name });
   return mine ? t('bh.clock_mine') : t('bh.clock_other', { name });
 }

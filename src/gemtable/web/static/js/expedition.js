@@ -6,6 +6,18 @@ import { h, put } from './dom.js';
 import { t, has, num, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { chart } from './chart.js';
+import { seatMark } from './seat-style.js';
+
+/** The table's words that read differently in this game (story.js, table.js). */
+export const words = {
+  'news.where': 'exp.news_where',
+  'news.offline': 'exp.news_offline',
+  'news.timed_out': 'exp.news_timed_out',
+  'news.away': 'exp.news_away',
+  'news.left_game': 'exp.news_left',
+  'away.offline': 'exp.away_offline',
+  'away.away': 'exp.away_away',
+};
 
 export const HAZARDS = ['snakes', 'spiders', 'mummies', 'fire', 'rockfall'];
 
@@ -91,9 +103,16 @@ function roster(v) {
   return rows.sort((a, b) => order(a) - order(b));
 }
 
+/** How a person who is gone went: by themselves, or removed (or banned) by the host. */
+export function goneText(person) {
+  if (person.left === 'removed') return t('st.removed');
+  if (person.left === 'banned') return t('st.banned');
+  return t('st.left');
+}
+
 function statusOf(row, phase) {
   const { person, player } = row;
-  if (person.status === 'gone') return ['left', t('st.left')];
+  if (person.status === 'gone') return ['left', goneText(person)];
   if (person.status === 'away') return ['away', t('st.away')];
   if (person.status === 'waiting' || !player) return ['waiting', t('st.waiting')];
   if (player.status === 'inside') {
@@ -277,10 +296,11 @@ function reveal(v, ui) {
   const local = ui.local;
   const rules = st.rules;
   const r = st.reveal;
-  const late = r ? v.table.timed_out || [] : [];
+  const offline = r ? v.table.offline || [] : [];
+  const late = r ? [...new Set([...(v.table.timed_out || []), ...offline])] : [];
   const me = v.me && v.me.seat !== null && v.me.seat !== undefined ? v.me.seat : null;
   const mineLate = me !== null && r && late.includes(me) && r.leavers.includes(me)
-    ? h('p', { class: 'timed-out', role: 'status', text: t('exp.timed_out_me', {
+    ? h('p', { class: 'timed-out', role: 'status', text: t(offline.includes(me) ? 'exp.offline_me' : 'exp.timed_out_me', {
       gems: gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules) }) }) : null;
   if (st.collapsed_by) {
     const lost = lostBy(st, local, v.table.game_number);
@@ -295,7 +315,7 @@ function reveal(v, ui) {
         mineLate,
         victims.length ? h('ul', { class: 'lost' }, victims.map((seat) => h('li', {
           text: t('exp.lost', { name: nameOf(seat, v.names), gems: gemsText(lost[seat], rules) }) }))) : null,
-        leavers(st, v.names, late),
+        leavers(st, v.names, late, offline),
         v.table.phase === 'pause' ? h('p', { class: 'next', text: t('exp.next_soon') }) : null));
   }
   if (!r) return null;
@@ -306,7 +326,7 @@ function reveal(v, ui) {
   return h('section', { class: ['reveal', over && 'over', fresh && 'pop'], 'aria-label': t('exp.reveal') },
     over ? h('h2', { text: st.deck_ran_out ? t('exp.deck_out') : t('exp.all_out') }) : null,
     mineLate,
-    leavers(st, v.names, late),
+    leavers(st, v.names, late, offline),
     r.deeper.length ? h('p', { class: 'went-deeper' }, icon('deeper'),
       h('span', { text: r.leavers.length ? t('exp.went_deeper', { names: listNames(r.deeper, v.names) })
         : t('exp.all_deeper') })) : null);
@@ -322,7 +342,7 @@ function lostBy(st, local, game) {
   return local.lost && local.lostKey === `${game}.${st.cave}` ? local.lost : {};
 }
 
-function leavers(st, names, late = []) {
+function leavers(st, names, late = [], offline = []) {
   const r = st.reveal;
   if (!r || !r.leavers.length) return null;
   const rules = st.rules;
@@ -334,7 +354,8 @@ function leavers(st, names, late = []) {
     const took = onlyRelic ? t('exp.took_only_relic', { name: nameOf(seat, names), n: relic })
       : tookText(seat, banked, r.path_share, names, rules);
     return h('li', null, icon(onlyRelic ? 'relic' : 'camp'), h('span', { text: took }),
-      late.includes(seat) ? h('span', { class: 'late', text: t('exp.timed_out') }) : null,
+      late.includes(seat) ? h('span', { class: ['late', offline.includes(seat) && 'offline'],
+        text: offline.includes(seat) ? t('exp.offline') : t('exp.timed_out') }) : null,
       lone && !onlyRelic
         ? h('strong', { class: 'relic-note' }, icon('relic'), t('exp.took_relic', { n: relic }))
         : null);
@@ -410,21 +431,26 @@ export function renderResults(el, data, ui) {
   seats.sort((a, b) => scores[b] - scores[a] || a - b);
   const winText = winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], data.names) })
     : winners.length ? t('results.winners', { names: listNames(winners, data.names) }) : '';
+  const left = data.left || {};
   const rows = seats.map((seat) => {
     const p = players.get(seat);
     const relicPts = p ? p.relics.reduce((a, b) => a + b, 0) : null;
     const win = winners.includes(seat);
+    const gone = left[seat];
     return h('tr', { class: win ? 'win' : '' },
       h('td', { class: 'rank' }, win ? icon('star', t('results.won')) : null),
-      h('th', { scope: 'row', text: nameOf(seat, data.names) }),
+      h('th', { scope: 'row' }, h('span', { class: 'who-seat' }, seatMark(seat),
+        h('span', { text: nameOf(seat, data.names) })),
+      gone ? h('span', { class: 'tag-line', text: leftText(gone) }) : null),
       h('td', null, p && p.chest !== null ? gems(p.chest, rules) : '—'),
       h('td', null, p ? relicIcons(p.relics) : '—', p && relicPts ? h('span', { class: 'sr-only', text: String(relicPts) }) : null),
       h('td', { class: 'total', text: num(scores[seat]) }));
   });
   const series = seats.filter((seat) => players.get(seat)?.chest_by_cave)
-    .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave }));
+    .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave, seat }));
   put(el,
     h('h2', { class: 'results-title', text: t('results.title') }),
+    data.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: data.ended.by || t('news.someone') }) }) : null,
     winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
     h('table', { class: 'scores' },
       h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
@@ -436,6 +462,12 @@ export function renderResults(el, data, ui) {
       h('figcaption', { text: t('results.chart') }),
       chart(series, { xLabel: (i) => String(i + 1), xTitle: t('results.cave'), title: t('results.chart') }))
       : h('p', { class: 'note', text: t('results.no_chart') }));
+}
+
+/** "left in cave 3", "removed by the host in cave 2": how a seat's player went, for the results. */
+function leftText(gone) {
+  const key = gone.reason === 'removed' ? 'exp.res_removed' : gone.reason === 'banned' ? 'exp.res_banned' : 'exp.res_left';
+  return t(key, { round: gone.round ?? '?' });
 }
 
 // --- what changed ---------------------------------------------------------------------

@@ -8,6 +8,7 @@
 import { h, $, put } from './dom.js';
 import { t, initLang, langSwitch, onLang } from './i18n.js';
 import { gameModule } from './catalogue.js';
+import { renderStory } from './story.js';
 
 const parts = location.pathname.split('/');
 const code = (parts[2] || '').toUpperCase().replace(/[^A-Z]/g, '');
@@ -42,7 +43,9 @@ function render() {
   if (!record) return;
   const names = record.names || {};
   game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players, state,
-    number }, { mode: 'page', local: {} });
+    number, left: record.left || {}, standIns: record.stand_ins || {}, ended: record.ended || null },
+  { mode: 'page', local: {} });
+  renderStory($('#results-story'), record.history, game);
   $('#game-no').textContent = t('results.game_no', { n: number });
 }
 
