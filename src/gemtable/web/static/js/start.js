@@ -36,7 +36,7 @@ function syncClock() {
 function fillOptions(game) {
   const keep = Object.fromEntries(game.options.filter((o) => o.offered && $(`#opt-${o.key}`))
     .map((o) => [o.key, optionValue(o)]));
-  put($('#options'), game.options.filter((o) => o.offered).map(optionInput));
+  put($('#options'), game.options.filter((o) => o.offered).map((o) => optionInput(o)));
   for (const [key, value] of Object.entries(keep)) setOption(game, key, value);
   show($('#clock-options'), game.dynamics === 'turns');
 }
