@@ -47,16 +47,38 @@ def within(module: str, *roots: str) -> bool:
 GAME_PACKAGES = sorted(p.parent for p in (SRC / "games").glob("*/__init__.py"))
 
 
+def game_parts(package: Path) -> set[Path]:
+    """The modules of a game's folder that are not its rules: the manifest and what it names (bots, report,
+    batch mode, benchmark), which may use the rest of gemtable; the rules may not use them."""
+    parts = {package / "manifest.py"}
+    for manifest in manifests():
+        for module in (manifest.bots, manifest.report, manifest.batch, manifest.benchmark):
+            if module and module.startswith("gemtable.") and module_file(module).parent == package:
+                parts.add(module_file(module))
+    return parts
+
+
+def rules_files(package: Path) -> list[Path]:
+    return [path for path in python_files(package) if path not in game_parts(package)]
+
+
+def part_modules(package: Path) -> set[str]:
+    return {".".join(path.relative_to(SRC.parent).with_suffix("").parts) for path in game_parts(package)}
+
+
 def test_there_are_rules_packages_to_check() -> None:
     assert {p.name for p in GAME_PACKAGES} >= {"expedition", "booty"}
+    assert all(len(game_parts(package)) >= 2 for package in GAME_PACKAGES)
 
 
 @pytest.mark.parametrize("package", GAME_PACKAGES, ids=lambda p: p.name)
 def test_a_rules_package_imports_only_the_standard_library_and_the_games(package: Path) -> None:
-    for path in python_files(package):
+    parts = part_modules(package)
+    for path in rules_files(package):
         for module in imports(path):
             top = module.split(".")[0]
             assert top in STDLIB or within(module, "gemtable.games"), f"{path.name} imports {module}"
+            assert not within(module, *parts), f"the rules ({path.name}) import {module}"
 
 
 @pytest.mark.parametrize(
@@ -69,7 +91,8 @@ def test_a_rules_package_imports_only_the_standard_library_and_the_games(package
     ],
 )
 def test_layers_import_only_downwards(layer: str, forbidden: tuple[str, ...]) -> None:
-    paths = python_files(SRC / layer)
+    parts = {part for package in GAME_PACKAGES for part in game_parts(package)}
+    paths = [path for path in python_files(SRC / layer) if path not in parts]
     assert paths
     for path in paths:
         for module in imports(path):
