@@ -175,16 +175,24 @@ WEB = SRC / "web"
 
 
 def owned_web_files() -> set[Path]:
-    """The pages' files a game's manifest names as its own: its page and rules modules, styles, texts, assets."""
+    """The web files a game's manifest names as its own (its page and rules modules, styles, texts, assets), in its
+    folder's ``web/``."""
     owned: set[Path] = set()
-    static = WEB / "static"
     for manifest in manifests():
-        modules = [manifest.page, manifest.rules_page] if manifest.rules_page else [manifest.page]
-        owned |= {static / "js" / f"{module}.js" for module in modules}
-        owned |= {static / "css" / style for style in manifest.styles}
-        owned |= {path for stem in manifest.translations for path in (static / "i18n").glob(f"{stem}.*.json")}
-        owned |= {path for pattern in manifest.assets for path in static.glob(pattern)}
+        web = module_file(manifest.package) / "web" if manifest.package.startswith("gemtable.") else None
+        if web is None:
+            continue
+        named = [p for p in (manifest.page, manifest.rules_page, *manifest.styles) if p]
+        owned |= {web / path for path in named}
+        owned |= {path for stem in manifest.translations for path in web.glob(f"{stem}.*.json")}
+        owned |= {path for pattern in manifest.assets for path in web.glob(pattern)}
     return owned
+
+
+def test_every_web_file_a_manifest_names_is_in_its_games_folder() -> None:
+    owned = owned_web_files()
+    assert len(owned) >= 10
+    assert all(path.is_file() and "games" in path.relative_to(SRC).parts for path in owned)
 
 
 def web_code(path: Path) -> str:
@@ -202,11 +210,9 @@ def web_code(path: Path) -> str:
 
 def test_no_game_is_named_in_the_pages_outside_its_own_files() -> None:
     names = [m.name for m in manifests() if m.bots.startswith("gemtable.")]
-    owned = owned_web_files()
-    assert len(owned) >= 10
     found = []
     for path in sorted(WEB.rglob("*")):
-        if path.suffix not in (".js", ".html", ".json", ".css", ".webmanifest") or path in owned:
+        if path.suffix not in (".js", ".html", ".json", ".css", ".webmanifest"):
             continue
         for number, line in enumerate(web_code(path).splitlines(), 1):
             found += [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 
@@ -32,10 +33,12 @@ your own); the server process reads it like every other process."""
 _loaded: set[str] = set()
 
 
-def register(manifest: Manifest) -> Manifest:
-    """Add a game to the registry; registering the same name twice keeps the first."""
-    MANIFESTS.setdefault(manifest.name, manifest)
-    return manifest
+def register(manifest: Manifest, package: str = "") -> Manifest:
+    """Add a game to the registry; registering the same name twice keeps the first.  ``package``: the game's
+    folder (the package of its manifest's module), unless the manifest names it."""
+    if package and not manifest.package:
+        manifest = dataclasses.replace(manifest, package=package)
+    return MANIFESTS.setdefault(manifest.name, manifest)
 
 
 def manifests() -> list[Manifest]:
@@ -47,7 +50,7 @@ def manifests() -> list[Manifest]:
             found = getattr(importlib.import_module(module), "MANIFEST", None)
             if not isinstance(found, Manifest):
                 raise GameError(f"{module} has no MANIFEST")
-            register(found)
+            register(found, module.rpartition(".")[0])
     return list(MANIFESTS.values())
 
 
