@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import threading
 
 from gemtable.games.api import (
     BadRecord,
@@ -31,6 +32,8 @@ EXTRA = "GEMTABLE_GAMES"
 your own); the server process reads it like every other process."""
 
 _loaded: set[str] = set()
+_loading = threading.RLock()
+"""Held while manifest modules load: a thread asking for the games waits for them instead of finding none."""
 
 
 def register(manifest: Manifest, package: str = "") -> Manifest:
@@ -44,14 +47,15 @@ def register(manifest: Manifest, package: str = "") -> Manifest:
 def manifests() -> list[Manifest]:
     """Every registered game's manifest, the built-in ones first (the first is the default)."""
     modules = [*BUILTIN, *(m.strip() for m in os.environ.get(EXTRA, "").split(",") if m.strip())]
-    for module in modules:
-        if module not in _loaded:
-            _loaded.add(module)
-            found = getattr(importlib.import_module(module), "MANIFEST", None)
-            if not isinstance(found, Manifest):
-                raise GameError(f"{module} has no MANIFEST")
-            register(found, module.rpartition(".")[0])
-    return list(MANIFESTS.values())
+    with _loading:
+        for module in modules:
+            if module not in _loaded:
+                _loaded.add(module)
+                found = getattr(importlib.import_module(module), "MANIFEST", None)
+                if not isinstance(found, Manifest):
+                    raise GameError(f"{module} has no MANIFEST")
+                register(found, module.rpartition(".")[0])
+        return list(MANIFESTS.values())
 
 
 def find_manifest(name: str) -> Manifest:
