@@ -27,8 +27,8 @@ from gemtable.games.expedition.batch import (
 )
 from gemtable.games.expedition.bench import reference_game
 from gemtable.games.expedition.bots import parse_threshold
+from gemtable.lab.tournament import Tournament
 from gemtable.play import play_bots
-from gemtable.simulate import Tournament
 
 BOTS = ["threshold=4", "cautious", "cards=5", "hazards=2", "gems=10+hazards=1", "threshold=100", "cards=3+gems=6"]
 RULES = {

@@ -336,7 +336,7 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
     same figures for the same seed, but not the engine's games of the same numbers.
     """
     from gemtable.games.expedition.rules import ExpeditionRules
-    from gemtable.simulate import BotTally, Results
+    from gemtable.lab.tournament import BotTally, Results
 
     rules = (
         tournament.rules
