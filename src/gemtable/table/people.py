@@ -45,7 +45,7 @@ class Person:
     left_move: int | None = None
     """Once gone in a game: the move of that game being played when they left (from 1)."""
     left_round: int | None = None
-    """Once gone in a game: its round then (the expedition's cave)."""
+    """Once gone in a game: its round then (a cave, say)."""
     left_at: float | None = None
     bot_since: int | None = None
     """Turn-based games: the move from which a bot has been playing this person's seat (None: it does not)."""

@@ -5,8 +5,15 @@
 import { h, put } from '/static/js/dom.js';
 import { t, has, num, personName } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
-import { chart } from '/static/js/chart.js';
-import { seatMark } from '/static/js/seat-style.js';
+
+// page.css (beside this module) is linked on first use: the HTML pages stay the same for every game, and a
+// Booty Hunter table never loads the expedition's styles.
+const CSS = new URL('page.css', import.meta.url).pathname;
+await (document.querySelector(`link[href="${CSS}"]`) ? Promise.resolve() : new Promise((done) => {
+  const link = h('link', { rel: 'stylesheet', href: CSS, on: { load: done, error: done } });
+  setTimeout(done, 3000);
+  document.head.append(link);
+}));
 
 /** The table's words that read differently in this game (story.js, table.js). */
 export const words = {
@@ -25,7 +32,7 @@ const isTreasure = (card) => /^\d+$/.test(card);
 
 // --- gems -----------------------------------------------------------------------------
 
-const rubies = (rules) => rules && rules.gem_display === 'rubies';
+export const rubies = (rules) => rules && rules.gem_display === 'rubies';
 
 /** Gems as words ("5 gems", "1 diamond, 2 rubies"), for people and screen readers. */
 export function gemsText(n, rules) {
@@ -83,11 +90,11 @@ export function drawCard(card, { lying = 0, rules = null, cls = '' } = {}) {
 
 // --- who is who -----------------------------------------------------------------------
 
-function nameOf(seat, names) {
+export function nameOf(seat, names) {
   return names[seat] ?? t('word.seat', { n: seat + 1 });
 }
 
-function listNames(seats, names) {
+export function listNames(seats, names) {
   const all = seats.map((seat) => nameOf(seat, names));
   if (all.length <= 1) return all.join('');
   return all.slice(0, -1).join(t('list.comma')) + t('list.and') + all[all.length - 1];
@@ -262,7 +269,7 @@ function botTag(kind) {
   return t('people.bot_of', { kind: has('bot.' + kind) ? t('bot.' + kind) : kind });
 }
 
-function relicIcons(values) {
+export function relicIcons(values) {
   return h('span', { class: 'relic-list' }, values.map((val) =>
     h('span', { class: 'relic-chip', title: t('exp.relic_worth', { n: val }) }, icon('relic'), h('b', { text: val }))));
 }
@@ -420,54 +427,21 @@ export function renderActions(el, v, ui) {
 
 // --- the results ----------------------------------------------------------------------
 
-/** Scores, winners and the chart. data: {scores, winners, players?, names, rules}. */
-export function renderResults(el, data, ui) {
-  const rules = data.rules;
-  const scores = data.scores || [];
-  const winners = data.winners || [];
-  const players = new Map((data.players || []).map((p) => [p.seat, p]));
-  const seats = scores.map((_, seat) => seat)
-    .filter((seat) => (players.size ? players.has(seat) : seat in data.names || winners.includes(seat)));
-  seats.sort((a, b) => scores[b] - scores[a] || a - b);
-  const winText = winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], data.names) })
-    : winners.length ? t('results.winners', { names: listNames(winners, data.names) }) : '';
-  const left = data.left || {};
-  const rows = seats.map((seat) => {
-    const p = players.get(seat);
-    const relicPts = p ? p.relics.reduce((a, b) => a + b, 0) : null;
-    const win = winners.includes(seat);
-    const gone = left[seat];
-    return h('tr', { class: win ? 'win' : '' },
-      h('td', { class: 'rank' }, win ? icon('star', t('results.won')) : null),
-      h('th', { scope: 'row' }, h('span', { class: 'who-seat' }, seatMark(seat),
-        h('span', { text: nameOf(seat, data.names) })),
-      gone ? h('span', { class: 'tag-line', text: leftText(gone) }) : null),
-      h('td', null, p && p.chest !== null ? gems(p.chest, rules) : '—'),
-      h('td', null, p ? relicIcons(p.relics) : '—', p && relicPts ? h('span', { class: 'sr-only', text: String(relicPts) }) : null),
-      h('td', { class: 'total', text: num(scores[seat]) }));
-  });
-  const series = seats.filter((seat) => players.get(seat)?.chest_by_cave)
-    .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave, seat }));
-  put(el,
-    h('h2', { class: 'results-title', text: t('results.title') }),
-    data.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: data.ended.by || t('news.someone') }) }) : null,
-    winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
-    h('table', { class: 'scores' },
-      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
-        h('th', { scope: 'col', text: rubies(rules) ? t('word.rubies_col') : t('word.gems_col') }),
-        h('th', { scope: 'col', text: t('results.relics') }),
-        h('th', { scope: 'col', text: t('results.total') }))),
-      h('tbody', null, rows)),
-    series.length ? h('figure', { class: 'chart' },
-      h('figcaption', { text: t('results.chart') }),
-      chart(series, { xLabel: (i) => String(i + 1), xTitle: t('results.cave'), title: t('results.chart') }))
-      : h('p', { class: 'note', text: t('results.no_chart') }));
-}
+let results = null;
 
-/** "left in cave 3", "removed by the host in cave 2": how a seat's player went, for the results. */
-function leftText(gone) {
-  const key = gone.reason === 'removed' ? 'exp.res_removed' : gone.reason === 'banned' ? 'exp.res_banned' : 'exp.res_left';
-  return t(key, { round: gone.round ?? '?' });
+/** Scores, winners and the chart (results.js beside this module, loaded when a game's results first show:
+ *  a phone in a cave does not carry them). data: {scores, winners, players?, names, rules, left, ended}. */
+export function renderResults(el, data, ui) {
+  if (results) {
+    results.renderResults(el, data, ui);
+    return;
+  }
+  put(el, h('h2', { class: 'results-title', text: t('results.title') }));
+  import('./results.js').then((module) => {
+    results = module;
+    if (ui.rerender) ui.rerender();
+    else module.renderResults(el, data, ui);
+  }).catch((e) => console.error(e));
 }
 
 // --- what changed ---------------------------------------------------------------------

@@ -1,113 +1,36 @@
-// The host's controls at the table (phone only; the TV has no seat): pause and resume, end the game now,
-// cancel a start's countdown, hand the host role on, remove anyone (and ban), lift a ban, and change the
-// settings between games. One sheet (a <dialog>) shows the host's tools, one person's actions, or the
-// settings form; every button is at least 48 px, every text in the three languages.
+// The host's controls at the table (phone only; the TV has no seat), as the page shows them: a strip in a game
+// (pause, and the host's tools), the buttons in the lobby and at the results (settings, tools), a Manage button
+// on each person's row, and the list of bans with Lift. The sheets themselves (the tools, one person's actions,
+// the settings form) are in host-sheet.js, loaded the first time the host opens one: a guest's phone never
+// loads them.
 //
-// The server decides: each button sends one message (docs/protocol.md) and a refusal comes back as an
-// error the page shows. The page only leaves out what it knows would be refused (a stand-in host is not
-// offered to remove the role's owner).
+// The server decides: each button sends one message (docs/protocol.md) and a refusal comes back as an error
+// the page shows.
 
-import { h, $, put } from './dom.js';
-import { t, has, personName } from './i18n.js';
-import { icon } from './icons.js';
-import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
+import { h } from './dom.js';
+import { t, personName } from './i18n.js';
 
 const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
 const isHost = (table) => Boolean(table.me && table.me.host);
-const botName = (kind) => (has('bot.' + kind) ? t('bot.' + kind) : kind);
-
-function sheet() {
-  let el = $('#host-sheet');
-  if (!el) {
-    el = h('dialog', { id: 'host-sheet', class: 'sheet host-sheet', 'aria-labelledby': 'host-sheet-title' });
-    document.body.append(el);
-    el.addEventListener('close', () => { el.dataset.view = ''; });
-  }
-  return el;
-}
 
 function button(text, cls, onClick, extra = {}) {
   return h('button', { type: 'button', class: `btn ${cls}`, on: { click: onClick }, ...extra }, text);
 }
 
-function close() {
-  const el = $('#host-sheet');
-  if (el && el.open) el.close();
-}
-
-function open(app, view, arg = null) {
-  const el = sheet();
-  el.dataset.view = view;
-  el.dataset.drawn = '';
-  app.hostSheet = { view, arg };
-  if (!el.open) el.showModal();
-  renderSheet(app);
+/** Open the host's sheet (``view``: 'tools', 'person' with a person's id, 'settings'). */
+export function open(app, view, arg = null) {
+  import('./host-sheet.js').then((sheet) => {
+    app.sheet = sheet;
+    sheet.open(app, view, arg);
+  }).catch((e) => console.error(e));
 }
 
 /** Keep an open sheet in step with the table (a person who left, a game that ended). */
 export function renderSheet(app) {
-  const el = $('#host-sheet');
-  if (!el || !el.open || !app.hostSheet || !app.table) return;
-  const table = app.table;
-  if (!isHost(table)) {
-    close();
-    return;
-  }
-  const { view, arg } = app.hostSheet;
-  if (view === 'person') {
-    const p = table.people.find((q) => q.id === arg);
-    if (!p || p.status === 'gone') {
-      close();
-      return;
-    }
-    put(el, personView(app, p));
-  } else if (view === 'settings') {
-    if (inGame(table)) {
-      close();
-      return;
-    }
-    if (el.dataset.drawn !== 'settings') put(el, settingsView(app));
-  } else {
-    put(el, toolsView(app));
-  }
-  el.dataset.drawn = view;
+  if (app.sheet) app.sheet.renderSheet(app);
 }
 
-// --- the host's tools -------------------------------------------------------------------------------
-
-function toolsView(app) {
-  const table = app.table;
-  const game = [];
-  if (inGame(table)) {
-    game.push(table.paused
-      ? button([icon('deeper'), t('host.resume')], 'primary wide', () => { app.ui.send({ type: 'resume' }); close(); })
-      : button(t('host.pause'), 'wide', () => { app.ui.send({ type: 'pause' }); close(); }));
-    game.push(app.confirmEnd
-      ? h('div', { class: 'confirm' }, h('p', { class: 'warn', text: t('host.end_sure') }),
-        h('div', { class: 'row wrap' },
-          button(t('host.end_yes'), 'danger', () => { app.confirmEnd = false; app.ui.send({ type: 'end' }); close(); }),
-          button(t('host.end_no'), 'ghost', () => { app.confirmEnd = false; renderSheet(app); })))
-      : button(t('host.end'), 'wide ghost', () => { app.confirmEnd = true; renderSheet(app); }));
-  } else if (table.countdown) {
-    game.push(button(t('host.cancel_start'), 'wide', () => { app.ui.send({ type: 'cancel_start' }); close(); }));
-  } else {
-    game.push(button(t('host.settings'), 'wide', () => open(app, 'settings')));
-  }
-  const people = table.people.filter((p) => p.status !== 'gone' && p.id !== table.me.id)
-    .sort((a, b) => (a.chair ?? 99) - (b.chair ?? 99) || a.id - b.id);
-  return [
-    h('h2', { id: 'host-sheet-title', text: t('host.title') }),
-    h('div', { class: 'host-game' }, game),
-    h('h3', { text: t('host.people') }),
-    people.length ? h('ul', { class: 'people host-people' }, people.map((p) => h('li', { class: 'person' },
-      icon(p.bot ? 'bot' : 'person', '', 'who-icon'), h('span', { class: 'name', text: personName(p) }),
-      manageButton(app, p)))) : h('p', { class: 'muted', text: t('host.nobody') }),
-    bansList(app),
-    h('div', { class: 'row wrap end' }, button(t('invite.close'), 'primary', close)),
-  ];
-}
-
-/** The host's list of who is banned from this table, each with a Lift button (also in the lobby). */
+/** The host's list of who is banned from this table, each with a Lift button. */
 export function bansList(app) {
   const bans = (app.table.me && app.table.me.bans) || [];
   if (!bans.length) return null;
@@ -119,8 +42,6 @@ export function bansList(app) {
       button(t('host.lift'), 'small', () => app.ui.send({ type: 'unban', ban: ban.id }),
         { 'aria-label': t('host.lift_who', { name: ban.name }) })))));
 }
-
-// --- one person -------------------------------------------------------------------------------------
 
 /** The host's button on a person's row: what the host may do about them (a sheet of actions). */
 export function manageButton(app, p) {
@@ -135,79 +56,12 @@ export function manageButton(app, p) {
     { 'aria-label': t('host.manage_who', { name: personName(p) }), 'aria-haspopup': 'dialog' });
 }
 
-function personView(app, p) {
-  const table = app.table;
-  const name = personName(p);
-  const owner = table.host_owner === p.id && table.host_owner !== table.me.id;
-  const send = (message) => { app.ui.send(message); close(); };
-  const tags = [p.connected ? t('host.connected') : t('st.offline')];
-  if (p.status === 'watching') tags.push(t('st.watching'));
-  return [
-    h('h2', { id: 'host-sheet-title', text: name }),
-    h('p', { class: 'muted', text: tags.join(' · ') }),
-    h('div', { class: 'host-actions' },
-      p.connected ? button(t('host.make_host', { name }), 'wide', () => send({ type: 'host', person: p.id })) : null,
-      owner ? h('p', { class: 'note', text: t('host.owner_note', { name }) }) : [
-        button(t('host.remove', { name }), 'wide', () => send({ type: 'remove', person: p.id })),
-        h('p', { class: 'hint', text: inGame(table) ? t('host.remove_hint_game') : t('host.remove_hint') }),
-        button(t('host.ban', { name }), 'wide danger', () => send({ type: 'remove', person: p.id, ban: true })),
-        h('p', { class: 'hint', text: t('host.ban_hint') }),
-      ]),
-    h('div', { class: 'row wrap end' }, button(t('host.back'), 'ghost', () => open(app, 'tools')),
-      button(t('invite.close'), 'primary', close)),
-  ];
-}
-
-// --- the settings, between games ---------------------------------------------------------------------
-
-function settingsView(app) {
-  const table = app.table;
-  const game = app.catalogue?.games.find((g) => g.name === table.game);
-  if (!game) return [h('p', { text: t('err.network') }), button(t('invite.close'), 'primary', close)];
-  const s = table.settings;
-  const preset = h('select', { id: 'set-preset' }, presetOptions(game));
-  preset.value = s.preset;
-  const options = h('div', { id: 'set-options' }, game.options.filter((o) => o.offered).map((o) => optionInput(o, 'set')));
-  const seconds = h('select', { id: 'set-seconds' }, secondsOptions(game, s.seconds));
-  seconds.value = String(s.seconds);
-  const turns = game.dynamics === 'turns';
-  const clock = turns ? h('label', { class: 'check' },
-    h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
-    h('span', { text: t('opt.turn_clock') })) : null;
-  const form = h('form', { class: 'settings-form', method: 'dialog' },
-    h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
-    h('label', { for: 'set-preset', text: t('start.preset') }), preset,
-    options, clock,
-    h('label', { for: 'set-seconds', text: t(turns ? 'start.seconds_turn' : 'start.seconds') }), seconds,
-    h('p', { class: 'hint', text: t('host.settings_hint') }),
-    h('div', { class: 'row wrap end' },
-      button(t('host.cancel'), 'ghost', () => open(app, 'tools')),
-      h('button', { type: 'submit', class: 'btn primary', text: t('host.save') })));
-  // The options as they stand; a preset chosen sets the options it names, the others back to their defaults.
-  for (const [key, value] of Object.entries(s.rules || {})) setOption(game, key, value, 'set', form);
-  preset.addEventListener('change', () => {
-    const chosen = game.presets.find((p) => p.name === preset.value) || game.presets[0];
-    for (const option of game.options) setOption(game, option.key, chosen.options[option.key] ?? option.default, 'set', form);
-  });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
-      seconds: Number(seconds.value) };
-    if (turns) message.turn_clock = $('#set-clock', form).checked;
-    app.ui.send(message);
-    close();
-  });
-  return form;
-}
-
-// --- what the host sees on the page -------------------------------------------------------------------
-
-/** The host's strip in a game (phone): pause or resume, and the host's tools. */
+/** The host's strip in a game (phone): pause (resume is in the banner while paused), and the host's tools. */
 export function hostStrip(app) {
   const table = app.table;
   if (app.mode !== 'phone' || !isHost(table) || !inGame(table)) return null;
   return h('div', { class: 'host-strip', role: 'group', 'aria-label': t('host.title') },
-    table.paused ? null : button(t('host.pause'), 'small', () => app.ui.send({ type: 'pause' })),  // (resume: the banner)
+    table.paused ? null : button(t('host.pause'), 'small', () => app.ui.send({ type: 'pause' })),
     button(t('host.tools'), 'small ghost', () => open(app, 'tools'), { 'aria-haspopup': 'dialog' }));
 }
 
@@ -219,5 +73,3 @@ export function hostButtons(app) {
     table.countdown ? null : button(t('host.settings'), 'small', () => open(app, 'settings'), { 'aria-haspopup': 'dialog' }),
     button(t('host.tools'), 'small ghost', () => open(app, 'tools'), { 'aria-haspopup': 'dialog' }));
 }
-
-export { botName };

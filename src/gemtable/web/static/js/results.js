@@ -6,9 +6,8 @@
 // once, as a spectator).
 
 import { h, $, put } from './dom.js';
-import { t, initLang, langSwitch, onLang } from './i18n.js';
+import { t, initLang, langSwitch, onLang, useGame } from './i18n.js';
 import { gameModule } from './catalogue.js';
-import { renderStory } from './story.js';
 
 const parts = location.pathname.split('/');
 const code = (parts[2] || '').toUpperCase().replace(/[^A-Z]/g, '');
@@ -17,6 +16,7 @@ let record = null;
 let players = null;
 let state = null;
 let game = null;
+let story = null;
 
 function live() {
   return new Promise((resolve) => {
@@ -45,12 +45,12 @@ function render() {
   game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players, state,
     number, left: record.left || {}, standIns: record.stand_ins || {}, ended: record.ended || null },
   { mode: 'page', local: {} });
-  renderStory($('#results-story'), record.history, game);
+  if (story) story.renderStory($('#results-story'), record.history, game);
   $('#game-no').textContent = t('results.game_no', { n: number });
 }
 
 async function main() {
-  await initLang();
+  await initLang([]);  // the record's game's texts come with it
   $('#lang-slot').replaceWith(langSwitch());
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   $('#again').href = `/t/${code}`;
@@ -61,7 +61,8 @@ async function main() {
     return;
   }
   record = await res.json();
-  game = await gameModule(record.game);
+  [game] = await Promise.all([gameModule(record.game), useGame(record.game)]);
+  if ((record.history || []).length) story = await import('./story.js');  // what happened, in words
   state = record.final || null;
   players = state?.players || null;
   render();

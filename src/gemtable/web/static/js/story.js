@@ -1,4 +1,4 @@
-// What happened at the table, in words: the notices of the view's `news` (and of a record's `history`)
+// What happened at the table, in words (loaded by the table's pages when something is to be told): the notices of the view's `news` (and of a record's `history`)
 // as sentences, the same on the phone, the TV and the results. A notice is public (gemtable.table.news):
 // who left (by themselves, removed or banned), a bot standing in and from which move, a walk-out by the
 // clock or by an absent phone, a bot giving its chair, a pause, a countdown, a game ended early.
@@ -8,7 +8,9 @@
 // colours) for the notices that have one.
 
 import { h, put, show } from './dom.js';
-import { t, has } from './i18n.js';
+import { t, has, loadTexts } from './i18n.js';
+
+await loadTexts('news');  // the notices' words (static/i18n/news.LANG.json) come with this module
 
 function word(game, key, vars) {
   const own = game && game.words && game.words[key];

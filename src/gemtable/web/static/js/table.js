@@ -9,18 +9,27 @@
 // without a module gets static/js/nogame.js, so a new game's board can be added as one file.
 
 import { h, $, put, show, tableCode } from './dom.js';
-import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';
+import { t, has, initLang, langSwitch, onLang, personName, useGame } from './i18n.js';
 import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
-import { gameModule } from './catalogue.js';
+import { gameModule, games } from './catalogue.js';
 import { icon } from './icons.js';
 import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
-import { noticeText, renderStory, whileAway } from './story.js';
 import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './host.js';
 
 const tokenKey = (code) => `gemtable.token.${code}`;
 const seenKey = (code) => `gemtable.seen.${code}`;
 const RECENT_SHOWN = 4;
+const BANNER_KINDS = new Set(['countdown', 'paused', 'resumed']);
+/** Notices a banner tells while they last (a countdown, a pause): neither toasted nor listed in "Lately". */
+const told = (n) => !BANNER_KINDS.has(n.kind);
+
+/** story.js (the notices in words, and their texts), loaded the first time something is to be told. */
+let story = null;
+async function needStory() {
+  story ??= await import('./story.js');
+  return story;
+}
 
 function stored(key) {
   try { return localStorage.getItem(key); } catch { return null; }
@@ -42,7 +51,7 @@ export async function runTable(mode) {
     deadlineAt: null, total: 1, replaced: false, joining: false, local: {}, net: 'connecting',
     newsSeen: null, away: [], removed: null, banned: null, records: {},
   };
-  await initLang();
+  await initLang([]);  // the table's game's texts come with its module (loadGame)
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => render(app));
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
@@ -53,7 +62,7 @@ export async function runTable(mode) {
     const tv = $('#invite-tv');
     if (tv) tv.href = tvUrl(code);
   }).catch(() => {});
-  fetch('/api/games').then((r) => r.json()).then((c) => { app.catalogue = c; render(app); }).catch(() => {});
+  games().then((list) => { app.catalogue = { games: list }; render(app); });  // (catalogue.js: once per page)
 
   let chain = Promise.resolve();
   app.sequence = new Sequence();
@@ -91,8 +100,7 @@ async function handle(app, msg) {
     app.table = table;
     holdResults(app);
     if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
-    effects(app);
-    tellNews(app);
+    await tellNews(app, effects(app));
     render(app);
     sendKept(app);
   } else if (msg.type === 'removed') {
@@ -144,7 +152,7 @@ async function loadGame(app, name) {
   app.gameName = name;
   app.local = {};
   app.ui.local = app.local;
-  app.game = await gameModule(name);
+  [app.game] = await Promise.all([gameModule(name), useGame(name)]);
 }
 
 /** A game that asks for it (holdResults) shows its final state for the usual pause before the
@@ -226,40 +234,40 @@ function sendKept(app) {
 /** The notices this page has not shown yet: each is said (a toast, the live region) on every screen; a phone
  *  that comes back (its last seen notice is older than what its person was told about) gets a banner of
  *  what happened to it while it was gone. */
-function tellNews(app) {
+async function tellNews(app, say = []) {
   const table = app.table;
   const news = table.news || [];
   const mine = (table.me && table.me.news) || [];
   const newest = Math.max(0, ...news.map((n) => n.id), ...mine.map((n) => n.id));
   const kept = Number(stored(seenKey(app.code)));
+  if (news.some(told) || mine.some((n) => n.id > kept)) await needStory();
   if (app.newsSeen === null) {  // this page's first state: only a returning phone's own story is told
     app.newsSeen = newest;
-    if (table.me && kept && app.mode === 'phone') {
-      app.away = whileAway(mine, table.me, kept, app.game);
+    if (table.me && kept && app.mode === 'phone' && story) {
+      app.away = story.whileAway(mine, table.me, kept, app.game);
     }
   } else {
-    const fresh = news.filter((n) => n.id > app.newsSeen);
-    const said = fresh.map((n) => noticeText(n, app.game)).filter(Boolean);
-    if (said.length) {
-      if (app.mode !== 'tv') toast(said.join(' '));  // the TV lists them in its side column ("Lately")
-      announce(said.join(' '));
-    }
+    const fresh = news.filter((n) => n.id > app.newsSeen && told(n));
+    const said = story ? fresh.map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
+    if (said.length && app.mode !== 'tv') toast(said.join(' '));  // the TV lists them in its side column ("Lately")
+    say.push(...said);
     app.newsSeen = Math.max(app.newsSeen, newest);
   }
+  if (say.length) announce(say.join(' '));
   if (table.me && app.mode === 'phone') store(seenKey(app.code), String(app.newsSeen));
 }
 
-/** What changed since the last state: announce it, buzz the phone. */
+/** What changed since the last state: what to announce (tellNews says it, with the notices), and buzz the phone. */
 function effects(app) {
-  if (!app.prev || !app.game) return;
+  if (!app.prev || !app.game) return [];
   const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
-  if (say.length) announce(say.join(' '));
   if (buzz && app.mode === 'phone' && navigator.vibrate) {
     try { navigator.vibrate(buzz); } catch { /* not allowed yet */ }
   }
   const was = app.prev.phase;
   const now = app.table.phase;
-  if (was !== now && now === 'lobby') announce(t('lobby.title', { code: app.code }));
+  if (was !== now && now === 'lobby') say.push(t('lobby.title', { code: app.code }));
+  return say;
 }
 
 export function announce(text) {
@@ -523,8 +531,8 @@ function renderLobby(app) {
 /** The lobby's "Lately": the newest notices, so that what happened stays on every screen after its toast. */
 function renderRecent(app, el) {
   if (!el) return;
-  const lines = (app.table.news || []).slice(-RECENT_SHOWN).reverse()
-    .map((n) => noticeText(n, app.game)).filter(Boolean);
+  const lines = story ? (app.table.news || []).filter(told).slice(-RECENT_SHOWN).reverse()
+    .map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
   show(el, lines.length > 0);
   put(el, lines.length ? [h('h3', { text: t('lobby.recent') }),
     h('ul', { class: 'story' }, lines.map((line) => h('li', { text: line })))] : []);
@@ -549,7 +557,7 @@ function renderResults(app, v) {
     winners: table.state?.winners, players: table.state?.players, number: table.game_number,
     left: record?.left || {}, standIns: record?.stand_ins || {}, ended: table.ended || record?.ended || null,
   }, app.ui);
-  renderStory($('#results-story'), record?.history, app.game);
+  if (story) story.renderStory($('#results-story'), record?.history, app.game);
   const isHost = Boolean(table.me && table.me.host);
   const seated = table.people.filter((p) => p.chair !== null && p.status !== 'away').length;
   const enough = seated >= needed(app);
@@ -581,8 +589,9 @@ function loadRecord(app, number) {
   if (kept !== undefined) return kept === 'loading' ? null : kept;
   app.records[number] = 'loading';
   fetch(`/api/tables/${app.code}/games/${number}`).then((r) => (r.ok ? r.json() : null)).catch(() => null)
-    .then((record) => {
+    .then(async (record) => {
       app.records[number] = record;
+      if (record && (record.history || []).length) await needStory();
       if (record) render(app);
     });
   return null;
