@@ -60,6 +60,7 @@ import websockets
 
 from gemtable.games import GameError, GameRecord, default_game, find_game, replay
 from gemtable.server import protocol as wire
+from gemtable.table.view import PERSON_KEYS
 
 # --- what must hold ------------------------------------------------------------------------------
 
@@ -113,21 +114,6 @@ ERROR_CODES = {
 CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000, 4003}
 """How the server may close: normally, going away (shutdown), not UTF-8 (RFC 6455), abuse (too
 many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone, banned."""
-PERSON_KEYS = {
-    "id",
-    "name",
-    "status",
-    "chair",
-    "seat",
-    "bot",
-    "connected",
-    "to_act",
-    "chosen",
-    "bot_plays",
-    "bot_since",
-    "left",
-}
-"""Everything a view says of a person (``table/view.py``), and nothing more."""
 ROOT = Path(__file__).resolve().parents[1]
 """The repository, where ``python -m tools`` finds this folder."""
 TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")

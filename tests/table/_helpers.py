@@ -18,7 +18,7 @@ import msgspec
 from gemtable.games import find_game
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import RESULTS, Settings, Status, Table, table_view
-from gemtable.table.view import encoded_views
+from gemtable.table.view import PERSON_KEYS, encoded_views
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
@@ -190,22 +190,6 @@ def check_conservation(table: Table) -> None:
     if game is None or table.kind.name != "expedition":
         return
     assert game.revealed == (sum(game.carried) + sum(game.chest) + sum(game.path_gems) + game.lost + game.returned)
-
-
-PERSON_KEYS = {
-    "id",
-    "name",
-    "status",
-    "chair",
-    "seat",
-    "bot",
-    "connected",
-    "to_act",
-    "chosen",
-    "bot_plays",
-    "bot_since",
-    "left",
-}
 
 
 def check_secrecy(table: Table, now: float) -> None:

@@ -22,6 +22,10 @@ from gemtable.games.api import JSON
 from gemtable.table.people import Person, Status
 from gemtable.table.table import Settings, Table
 
+PERSON_KEYS = frozenset(
+    {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays", "bot_since", "left"}
+)
+"""Everything a view says of a person (``people[]``), and nothing more: no token, no address."""
 QUEUE_SHOWN = 10
 """A view lists at most this many people without a chair or a seat (the first of the queue, then the
 away); ``queue_length`` and ``unlisted`` count the rest, so that a view stays small whatever the crowd."""

@@ -4,8 +4,9 @@
 // the optional clockLabel, settingsText and words.
 
 import { h, s, put } from '/static/js/dom.js';
-import { t, num, personName } from '/static/js/i18n.js';
+import { t, personName } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
+import { resultsLater } from '/static/js/later.js';
 import { cssReady, swatch, colourName, turn, tileSvg, drawBoard, box } from './draw.js';
 
 await cssReady;
@@ -382,22 +383,8 @@ export function renderActions(el, v, ui) {
 
 // --- the count and the results ----------------------------------------------------------
 
-let results = null;
-
-/** The count, diamond by diamond, then the scores (results.js beside this module, loaded when a game's results
- *  first show: a phone mid-game does not carry them). */
-export function renderResults(el, data, ui) {
-  if (results) {
-    results.renderResults(el, data, ui);
-    return;
-  }
-  put(el, h('h2', { class: 'results-title', text: t('results.title') }));
-  import('./results.js').then((module) => {
-    results = module;
-    if (ui.rerender) ui.rerender();
-    else module.renderResults(el, data, ui);
-  }).catch((e) => console.error(e));
-}
+/** The count, diamond by diamond, then the scores (results.js beside this module). */
+export const renderResults = resultsLater(() => import('./results.js'));
 
 // --- what changed -----------------------------------------------------------------------
 

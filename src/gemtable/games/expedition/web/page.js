@@ -5,6 +5,7 @@
 import { h, put } from '/static/js/dom.js';
 import { t, has, num, personName } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
+import { resultsLater } from '/static/js/later.js';
 
 // page.css (beside this module) is linked on first use: the HTML pages stay the same for every game, and a
 // Booty Hunter table never loads the expedition's styles.
@@ -427,22 +428,8 @@ export function renderActions(el, v, ui) {
 
 // --- the results ----------------------------------------------------------------------
 
-let results = null;
-
-/** Scores, winners and the chart (results.js beside this module, loaded when a game's results first show:
- *  a phone in a cave does not carry them). data: {scores, winners, players?, names, rules, left, ended}. */
-export function renderResults(el, data, ui) {
-  if (results) {
-    results.renderResults(el, data, ui);
-    return;
-  }
-  put(el, h('h2', { class: 'results-title', text: t('results.title') }));
-  import('./results.js').then((module) => {
-    results = module;
-    if (ui.rerender) ui.rerender();
-    else module.renderResults(el, data, ui);
-  }).catch((e) => console.error(e));
-}
+/** Scores, winners and the chart (results.js beside this module). */
+export const renderResults = resultsLater(() => import('./results.js'));
 
 // --- what changed ---------------------------------------------------------------------
 

@@ -28,3 +28,4 @@ export async function gameModule(name) {
   const page = game && gameFile(game.page) ? game.page : './nogame.js';
   try { return await import(page); } catch { return import('./nogame.js'); }
 }
+
