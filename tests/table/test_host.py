@@ -426,3 +426,20 @@ def test_every_seat_of_a_record_is_named_with_who_left() -> None:
         "round": 1,
     }
     assert [n["kind"] for n in record["history"]] == ["left", "ended"]
+
+
+def test_in_a_game_a_bot_gives_its_chair_at_the_next_cave_and_the_record_says_so() -> None:
+    table, pids = started(7, seconds=10.0, pause=1.0, script=[["17", "fire", "fire"]] * 5)
+    table.add_bot(pids[0], "cautious", 0.0)  # the eighth chair, mid-game: it walks in at the next cave
+    bot = max(table.people)
+    kim = join(table, "Kim", 1.0)  # every chair taken: Kim waits in the queue during the cave
+    assert table.people[kim].chair is None
+    now = run_clock(table, 1.0, lambda t: t.rounds == 2)  # the cave collapses; the next one opens
+    assert table.people[kim].chair is not None and bot not in [
+        p.id for p in table.people.values() if p.chair is not None
+    ]
+    gave = [n for n in table.news.game if n["kind"] == "gave_chair"]
+    assert gave and gave[-1]["to"] == "Kim" and gave[-1]["round"] == 1
+    table.end(pids[0], now)
+    assert any(n["kind"] == "gave_chair" and n["to"] == "Kim" for n in table.records[1]["history"])
+    check_all(table, now)
