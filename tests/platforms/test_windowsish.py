@@ -62,6 +62,17 @@ def test_the_test_really_plays_windows() -> None:
     assert shown == "spawn win32 _Watchdog yes None"
 
 
+def test_every_module_of_the_package_imports_without_a_posix_only_module() -> None:
+    shown = python(
+        "import importlib, pkgutil, gemtable\n"
+        "names = [m.name for m in pkgutil.walk_packages(gemtable.__path__, 'gemtable.')]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "print(len(names))"
+    )
+    assert int(shown) > 60  # every module, the server's, the lab's and the benchmarks' included
+
+
 def test_the_server_serves_and_plays_a_whole_game_as_on_windows(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "data")
     server.env = windowsish_env()

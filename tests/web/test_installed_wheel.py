@@ -12,8 +12,8 @@ import sys
 import tarfile
 import venv
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
