@@ -47,16 +47,38 @@ def within(module: str, *roots: str) -> bool:
 GAME_PACKAGES = sorted(p.parent for p in (SRC / "games").glob("*/__init__.py"))
 
 
+def game_parts(package: Path) -> set[Path]:
+    """The modules of a game's folder that are not its rules: the manifest and what it names (bots, report,
+    batch mode, benchmark), which may use the rest of gemtable; the rules may not use them."""
+    parts = {package / "manifest.py"}
+    for manifest in manifests():
+        for module in (manifest.bots, manifest.report, manifest.batch, manifest.benchmark):
+            if module and module.startswith("gemtable.") and module_file(module).parent == package:
+                parts.add(module_file(module))
+    return parts
+
+
+def rules_files(package: Path) -> list[Path]:
+    return [path for path in python_files(package) if path not in game_parts(package)]
+
+
+def part_modules(package: Path) -> set[str]:
+    return {".".join(path.relative_to(SRC.parent).with_suffix("").parts) for path in game_parts(package)}
+
+
 def test_there_are_rules_packages_to_check() -> None:
     assert {p.name for p in GAME_PACKAGES} >= {"expedition", "booty"}
+    assert all(len(game_parts(package)) >= 2 for package in GAME_PACKAGES)
 
 
 @pytest.mark.parametrize("package", GAME_PACKAGES, ids=lambda p: p.name)
 def test_a_rules_package_imports_only_the_standard_library_and_the_games(package: Path) -> None:
-    for path in python_files(package):
+    parts = part_modules(package)
+    for path in rules_files(package):
         for module in imports(path):
             top = module.split(".")[0]
             assert top in STDLIB or within(module, "gemtable.games"), f"{path.name} imports {module}"
+            assert not within(module, *parts), f"the rules ({path.name}) import {module}"
 
 
 @pytest.mark.parametrize(
@@ -69,7 +91,8 @@ def test_a_rules_package_imports_only_the_standard_library_and_the_games(package
     ],
 )
 def test_layers_import_only_downwards(layer: str, forbidden: tuple[str, ...]) -> None:
-    paths = python_files(SRC / layer)
+    parts = {part for package in GAME_PACKAGES for part in game_parts(package)}
+    paths = [path for path in python_files(SRC / layer) if path not in parts]
     assert paths
     for path in paths:
         for module in imports(path):
@@ -152,16 +175,24 @@ WEB = SRC / "web"
 
 
 def owned_web_files() -> set[Path]:
-    """The pages' files a game's manifest names as its own: its page and rules modules, styles, texts, assets."""
+    """The web files a game's manifest names as its own (its page and rules modules, styles, texts, assets), in its
+    folder's ``web/``."""
     owned: set[Path] = set()
-    static = WEB / "static"
     for manifest in manifests():
-        modules = [manifest.page, manifest.rules_page] if manifest.rules_page else [manifest.page]
-        owned |= {static / "js" / f"{module}.js" for module in modules}
-        owned |= {static / "css" / style for style in manifest.styles}
-        owned |= {path for stem in manifest.translations for path in (static / "i18n").glob(f"{stem}.*.json")}
-        owned |= {path for pattern in manifest.assets for path in static.glob(pattern)}
+        web = module_file(manifest.package) / "web" if manifest.package.startswith("gemtable.") else None
+        if web is None:
+            continue
+        named = [p for p in (manifest.page, manifest.rules_page, *manifest.styles) if p]
+        owned |= {web / path for path in named}
+        owned |= {path for stem in manifest.translations for path in web.glob(f"{stem}.*.json")}
+        owned |= {path for pattern in manifest.assets for path in web.glob(pattern)}
     return owned
+
+
+def test_every_web_file_a_manifest_names_is_in_its_games_folder() -> None:
+    owned = owned_web_files()
+    assert len(owned) >= 10
+    assert all(path.is_file() and "games" in path.relative_to(SRC).parts for path in owned)
 
 
 def web_code(path: Path) -> str:
@@ -179,11 +210,9 @@ def web_code(path: Path) -> str:
 
 def test_no_game_is_named_in_the_pages_outside_its_own_files() -> None:
     names = [m.name for m in manifests() if m.bots.startswith("gemtable.")]
-    owned = owned_web_files()
-    assert len(owned) >= 10
     found = []
     for path in sorted(WEB.rglob("*")):
-        if path.suffix not in (".js", ".html", ".json", ".css", ".webmanifest") or path in owned:
+        if path.suffix not in (".js", ".html", ".json", ".css", ".webmanifest"):
             continue
         for number, line in enumerate(web_code(path).splitlines(), 1):
             found += [

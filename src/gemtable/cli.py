@@ -161,7 +161,6 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--json", action="store_true")
     bots.set_defaults(run=_bench_bots)
     server_bench.add_arguments(kinds)
-    __import__("gemtable.bench.soak", fromlist=["add_arguments"]).add_arguments(kinds)  # soak, and fuzz
     return parser
 
 

@@ -9,7 +9,7 @@ import sys
 
 from gemtable.games.expedition import ExpeditionRules
 from gemtable.lab import stats
-from gemtable.simulate import Tournament, run, run_until
+from gemtable.lab.tournament import Tournament, run, run_until
 
 
 def test_wilson_matches_known_values_and_stays_in_bounds() -> None:

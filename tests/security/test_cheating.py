@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 import websockets
+from tools.fuzz import moves_by_decision
 
-from gemtable.bench.fuzz import moves_by_decision
 from gemtable.client import Client
 from gemtable.games import find_game
 from gemtable.table import Settings, Table, TableError

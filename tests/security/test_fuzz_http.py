@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from tools.fuzz import Target, loopback
 
-from gemtable.bench.fuzz import Target, loopback
 from tests.security.conftest import clean_log
 from tests.server.harness import ServerProcess
 

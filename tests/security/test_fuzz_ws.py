@@ -1,9 +1,9 @@
 """The WebSocket protocol, fuzzed with Hypothesis against a live production server, honest players beside.
 
-The engine is ``gemtable.bench.fuzz`` (``gemtable bench fuzz --messages N`` runs it at any size); here it
+The engine is ``tools.fuzz`` (``python -m tools fuzz --messages N`` runs it at any size); here it
 runs at a size fit for CI: ``GEMTABLE_FUZZ_MESSAGES`` messages (3000 by default) from a few hundred
 hostile phones, while two tables of three honest players each finish their games.  See the module
-documentation of ``gemtable.bench.fuzz`` for everything that is checked.
+documentation of ``tools.fuzz`` for everything that is checked.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import os
 from collections.abc import Callable
 
 import websockets
+from tools.fuzz import FuzzOptions, Target, run_fuzz
 
-from gemtable.bench.fuzz import FuzzOptions, Target, run_fuzz
 from tests.security.conftest import TunedServer, clean_log
 from tests.server.harness import ServerProcess
 

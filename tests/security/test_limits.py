@@ -135,7 +135,7 @@ def test_joins_per_address_are_limited(production: ServerProcess) -> None:
 
 
 def test_new_tables_per_address_are_limited(production: ServerProcess) -> None:
-    from gemtable.bench.fuzz import Target
+    from tools.fuzz import Target
 
     target = Target("127.0.0.1", production.port)
     statuses = [
@@ -186,7 +186,7 @@ def test_names_are_plain_short_text(production: ServerProcess) -> None:
 
 
 def test_an_http_body_over_the_limit_is_refused_unread(production: ServerProcess) -> None:
-    from gemtable.bench.fuzz import Target
+    from tools.fuzz import Target
 
     target = Target("127.0.0.1", production.port)
     big = json.dumps({"game": "expedition", "padding": "x" * LIMITS.max_body}).encode()

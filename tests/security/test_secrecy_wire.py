@@ -31,8 +31,8 @@ import time
 from typing import Any
 
 import pytest
+from tools.fuzz import normal_view, rebuilt_views, view_problems
 
-from gemtable.bench.fuzz import normal_view, rebuilt_views, view_problems
 from gemtable.client import Client
 from tests.security.conftest import clean_log
 from tests.server.harness import ServerProcess

@@ -1,4 +1,4 @@
-"""Write the pages' copy of the Booty Hunter tile set: src/gemtable/web/static/booty-tiles.json.
+"""Write the pages' copy of the Booty Hunter tile set: src/gemtable/games/booty/web/tiles.json.
 
 The rules page draws every tile from this file.  It is the engine's tile list
 (src/gemtable/games/booty/tiles.json), written compactly, one tile a line; a
@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "src" / "gemtable" / "games" / "booty" / "tiles.json"
-COPY = ROOT / "src" / "gemtable" / "web" / "static" / "booty-tiles.json"
+COPY = ROOT / "src" / "gemtable" / "games" / "booty" / "web" / "tiles.json"
 
 
 def text() -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gemtable.games import manifests
+from gemtable.server.pages import game_web
 from tests.web import make_icons
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "gemtable" / "web"
@@ -18,26 +19,27 @@ STATIC = WEB / "static"
 LANGS = ("en", "hu", "ja")
 
 
-def translations(lang: str, stem: str | None = None) -> dict[str, object]:
+def translations(lang: str, stem: Path | None = None) -> dict[str, object]:
     """The shared texts of ``lang`` merged with every game's own (the files its manifest names), as the pages
     merge them; or only the file ``stem``."""
     if stem is not None:
-        return dict(json.loads((STATIC / "i18n" / f"{stem}.{lang}.json").read_text(encoding="utf-8")))
+        return dict(json.loads(stem.with_name(f"{stem.name}.{lang}.json").read_text(encoding="utf-8")))
     merged = dict(json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
     for stem in game_stems():
         merged.update(translations(lang, stem))
     return merged
 
 
-def game_stems() -> list[str]:
-    return [stem for manifest in manifests() for stem in manifest.translations]
+def game_stems() -> list[Path]:
+    """Every game's translation files (without ``.LANG.json``), in its own web folder."""
+    return [web / stem for manifest in manifests() if (web := game_web(manifest)) for stem in manifest.translations]
 
 
 def test_every_game_names_translation_files_in_every_language() -> None:
     assert game_stems()
     for stem in game_stems():
         for lang in LANGS:
-            assert (STATIC / "i18n" / f"{stem}.{lang}.json").is_file(), f"{stem}.{lang}.json"
+            assert stem.with_name(f"{stem.name}.{lang}.json").is_file(), f"{stem}.{lang}.json"
 
 
 def placeholders(value: object) -> set[str]:
@@ -61,7 +63,7 @@ def test_every_language_has_every_text_with_the_same_placeholders(lang: str) -> 
 def test_the_scripts_use_only_keys_that_exist() -> None:
     english = translations("en")
     used: set[str] = set()
-    for path in [*(STATIC / "js").glob("*.js"), *WEB.glob("*.html")]:
+    for path in [*(STATIC / "js").glob("*.js"), *WEB.glob("*.html"), *game_scripts()]:
         text = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"\bt\('([a-z_]+\.[a-z_.\-]+)'", text))
         used |= set(re.findall(r'data-i18n(?:-\w+)?="([a-z_]+\.[a-z_.\-]+)"', text))
@@ -70,8 +72,13 @@ def test_the_scripts_use_only_keys_that_exist() -> None:
     assert not missing, missing
 
 
+def game_scripts() -> list[Path]:
+    return [path for manifest in manifests() if (web := game_web(manifest)) for path in sorted(web.rglob("*.js"))]
+
+
 def test_no_script_builds_html_from_strings() -> None:
-    for path in (STATIC / "js").glob("*.js"):
+    assert game_scripts()
+    for path in [*(STATIC / "js").glob("*.js"), *game_scripts()]:
         text = path.read_text(encoding="utf-8")
         for word in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert word not in text, f"{path.name} uses {word}"

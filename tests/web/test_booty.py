@@ -22,7 +22,7 @@ from tests.web import make_booty_tiles
 from tests.web.conftest import Browser
 from tests.web.test_play import contrast_failures, join, small_targets
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "gemtable" / "web" / "static"
+WEB = Path(__file__).resolve().parents[2] / "src" / "gemtable" / "games" / "booty" / "web"
 BAG = {"bag": [37, 28, 1, 5, 9, 13, 17, 21, 25, 33], "first": 0}
 NAMES = ("Ann", "Bob", "Cat")
 COLOURS = ("Red", "Blue", "Yellow")
@@ -67,7 +67,7 @@ def small_spots(page: Any) -> list[str]:
 
 
 def test_the_pages_tile_copy_is_the_engines_tile_set() -> None:
-    copy = (STATIC / "booty-tiles.json").read_text(encoding="utf-8")
+    copy = (WEB / "tiles.json").read_text(encoding="utf-8")
     assert copy == make_booty_tiles.text(), "run: .venv/bin/python -m tests.web.make_booty_tiles"
     engine = json.loads(make_booty_tiles.ENGINE.read_text(encoding="utf-8"))["tiles"]
     assert json.loads(copy)["tiles"] == engine
@@ -76,11 +76,11 @@ def test_the_pages_tile_copy_is_the_engines_tile_set() -> None:
 
 def test_the_rules_texts_have_every_key_in_every_language() -> None:
     def load(lang: str) -> dict[str, str]:
-        texts: dict[str, str] = json.loads((STATIC / "i18n" / f"booty-rules.{lang}.json").read_text(encoding="utf-8"))
+        texts: dict[str, str] = json.loads((WEB / f"rules.{lang}.json").read_text(encoding="utf-8"))
         return texts
 
     english = load("en")
-    used = set(re.findall(r"\br\('([a-z_0-9]+)'", (STATIC / "js" / "booty-rules.js").read_text(encoding="utf-8")))
+    used = set(re.findall(r"\br\('([a-z_0-9]+)'", (WEB / "rules.js").read_text(encoding="utf-8")))
     used |= {
         f"{point}_{part}"
         for point, readings in (("touching", ["scores", "void"]), ("tie", ["share", "none"]))
@@ -327,8 +327,8 @@ def test_a_phone_with_two_bots_weighs_under_150_kb_pans_and_pinches(
     total = sum(loaded.values())
     report = "\n".join(f"{size:7d} {url}" for url, size in sorted(loaded.items(), key=lambda kv: -kv[1]))
     print(f"\nbooty phone page: {total} bytes in {len(loaded)} files\n{report}")
-    assert any(url.endswith("/static/js/booty.js") for url in loaded)
-    assert any(url.endswith("/static/css/booty.css") for url in loaded)
+    assert any(url.endswith("/games/booty/page.js") for url in loaded)
+    assert any(url.endswith("/games/booty/page.css") for url in loaded)
     assert total < BUDGET, report
     shot(page, "booty-phone-08-ja-bots")
 

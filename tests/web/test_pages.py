@@ -138,7 +138,7 @@ def test_the_phone_page_weighs_under_150_kb(server: ServerProcess, browser: Brow
             loaded[browser.base + url] = len(body)
     total = sum(loaded.values())
     kinds = {".js", ".css", ".json", ".html", ".svg", ".png", ".webmanifest"}
-    assert any(url.endswith("/static/js/expedition.js") for url in loaded)
+    assert any(url.endswith("/games/expedition/page.js") for url in loaded)
     assert any(url.endswith(".json") for url in loaded)
     report = "\n".join(f"{size:7d} {url}" for url, size in sorted(loaded.items(), key=lambda kv: -kv[1]))
     print(f"\nphone page: {total} bytes in {len(loaded)} files\n{report}")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
+import threading
 
 from gemtable.games.api import (
     BadRecord,
@@ -30,25 +32,30 @@ EXTRA = "GEMTABLE_GAMES"
 your own); the server process reads it like every other process."""
 
 _loaded: set[str] = set()
+_loading = threading.RLock()
+"""Held while manifest modules load: a thread asking for the games waits for them instead of finding none."""
 
 
-def register(manifest: Manifest) -> Manifest:
-    """Add a game to the registry; registering the same name twice keeps the first."""
-    MANIFESTS.setdefault(manifest.name, manifest)
-    return manifest
+def register(manifest: Manifest, package: str = "") -> Manifest:
+    """Add a game to the registry; registering the same name twice keeps the first.  ``package``: the game's
+    folder (the package of its manifest's module), unless the manifest names it."""
+    if package and not manifest.package:
+        manifest = dataclasses.replace(manifest, package=package)
+    return MANIFESTS.setdefault(manifest.name, manifest)
 
 
 def manifests() -> list[Manifest]:
     """Every registered game's manifest, the built-in ones first (the first is the default)."""
     modules = [*BUILTIN, *(m.strip() for m in os.environ.get(EXTRA, "").split(",") if m.strip())]
-    for module in modules:
-        if module not in _loaded:
-            _loaded.add(module)
-            found = getattr(importlib.import_module(module), "MANIFEST", None)
-            if not isinstance(found, Manifest):
-                raise GameError(f"{module} has no MANIFEST")
-            register(found)
-    return list(MANIFESTS.values())
+    with _loading:
+        for module in modules:
+            if module not in _loaded:
+                _loaded.add(module)
+                found = getattr(importlib.import_module(module), "MANIFEST", None)
+                if not isinstance(found, Manifest):
+                    raise GameError(f"{module} has no MANIFEST")
+                register(found, module.rpartition(".")[0])
+        return list(MANIFESTS.values())
 
 
 def find_manifest(name: str) -> Manifest:

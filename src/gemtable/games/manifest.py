@@ -15,7 +15,8 @@ Declared, never inferred:
   each sets (:class:`Preset`);
 * ``bots`` — the module holding the game's bots (its ``register()`` registers them), imported when first
   needed, so the rules never import a bot;
-* ``page``, ``styles``, ``translations``, ``assets`` — the web files that belong to the game;
+* ``page``, ``rules_page``, ``styles``, ``translations``, ``assets`` — the web files that belong to the game,
+  relative to its folder's ``web/`` (served at ``/games/<name>/``);
 * ``report`` — ``"module:function"`` of its simulation report (``gemtable simulate <game>``), or None for
   the generic tournament; ``sparring``, ``batch`` and ``benchmark`` — the strategy lab's and the benchmarks'
   game-specific parts, named by module.
@@ -25,6 +26,7 @@ The manifest is pure data, standard library only, like the rules it describes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -34,6 +36,13 @@ from gemtable.games.api import JSON, BadRules, Game
 Dynamics = Literal["simultaneous", "turns"]
 SeatOwner = Literal["player", "chair"]
 OptionType = Literal["bool", "int", "choice"]
+
+WEB_URL = "/games/{name}/"
+"""Where the server serves a game's ``web/`` folder (the paths a manifest names are relative to it)."""
+NAME = re.compile(r"[a-z][a-z0-9-]*")
+"""A game's name: lower-case letters, digits and dashes (it is part of URLs)."""
+WEB_PATH = re.compile(r"(?:[A-Za-z0-9_*][A-Za-z0-9_.*-]*/)*[A-Za-z0-9_*][A-Za-z0-9_.*-]*")
+"""A path inside a game's ``web/`` folder: relative, forward slashes, no ``..`` (``*`` matches a language)."""
 
 
 @dataclass(frozen=True)
@@ -120,18 +129,19 @@ class Manifest:
     clock: Clock
     bots: str
     """The module of the game's bots; its ``register()`` registers them."""
-    page: str
-    """The page module under ``/static/js/`` (without ``.js``) that draws the game."""
+    page: str | None = None
+    """The ES module (in the game's ``web/`` folder) that draws the game; None: the shared stand-in that says
+    the board is not built yet."""
     rules_page: str | None = None
-    """The module under ``/static/js/`` whose ``render(preset, query)`` builds ``/rules/<game>``, if any."""
+    """The ES module (in ``web/``) whose ``render(preset, query)`` builds ``/rules/<game>``, if any."""
     styles: tuple[str, ...] = ()
-    """Style sheets under ``/static/css/``."""
+    """Style sheets (in ``web/``)."""
     translations: tuple[str, ...] = ()
-    """Translation files under ``/static/i18n/``, each ``<stem>.<lang>.json`` in every language, merged into
-    every page's dictionary (the game's title ``game.<name>``, its presets ``preset.<name>.<preset>``, its
-    options' labels)."""
+    """Translation files (in ``web/``), each ``<stem>.<lang>.json`` in every language, merged into every page's
+    dictionary (the game's title ``game.<name>``, its presets ``preset.<name>.<preset>``, its options'
+    labels)."""
     assets: tuple[str, ...] = ()
-    """Other files under ``/static/`` that belong to the game (``*`` matches a language)."""
+    """Other files (in ``web/``) that belong to the game (``*`` matches a language)."""
     report: str | None = None
     """``"module:function"`` printing the game's simulation report, or None for the generic tournament."""
     bot_people: tuple[str, ...] = ()
@@ -144,8 +154,17 @@ class Manifest:
     benchmark: str | None = None
     """The module of the game's engine benchmark (``engine``, ``decisions``): ``gemtable bench engine`` and
     ``gemtable bench bots`` run the default game's."""
+    package: str = ""
+    """The game's folder as a Python package (``gemtable.games.booty``): where its ``web/`` folder is found.
+    The registry sets it to the package of the manifest's module (a manifest lives in its game's folder)."""
 
     def __post_init__(self) -> None:
+        if not NAME.fullmatch(self.name):
+            raise ValueError(f"a game's name is lower-case letters, digits and dashes, not {self.name!r}")
+        paths = [self.page, self.rules_page, *self.styles, *self.translations, *self.assets]
+        for path in (p for p in paths if p is not None):
+            if not WEB_PATH.fullmatch(path) or ".." in path.split("/"):
+                raise ValueError(f"{path!r} is not a path inside the game's web folder")
         if self.dynamics not in ("simultaneous", "turns"):
             raise ValueError(f"dynamics must be simultaneous or turns, not {self.dynamics!r}")
         if self.seats not in ("player", "chair"):
@@ -204,11 +223,20 @@ class Manifest:
             "options": [option.to_json() for option in self.options],
             "presets": [preset.to_json() for preset in self.presets],
             "seconds": {"choices": list(self.clock.choices), "default": self.clock.default},
-            "page": self.page,
-            "rules_page": self.rules_page,
-            "styles": list(self.styles),
-            "translations": list(self.translations),
+            "page": self.url(self.page),
+            "rules_page": self.url(self.rules_page),
+            "styles": [self.url(style) for style in self.styles],
+            "translations": [self.url(stem) for stem in self.translations],
         }
 
+    @property
+    def web_url(self) -> str:
+        """Where the server serves this game's ``web/`` folder."""
+        return WEB_URL.format(name=self.name)
 
-__all__ = ["Clock", "Dynamics", "Manifest", "Option", "Preset", "SeatOwner"]
+    def url(self, path: str | None) -> str | None:
+        """The address of a file of this game's ``web/`` folder (None for None)."""
+        return None if path is None else self.web_url + path
+
+
+__all__ = ["WEB_URL", "Clock", "Dynamics", "Manifest", "Option", "Preset", "SeatOwner"]

@@ -1,5 +1,6 @@
-"""The strategy lab: your own bots, statistics with honest intervals, reports, and a batch simulator.
+"""The strategy lab: your own bots, statistics with honest intervals, reports.
 
-Everything here but :mod:`gemtable.lab.batch` needs only the standard library; the
-batch needs numpy, the ``lab`` extra (``pip install 'gemtable[lab]'``).
+Everything here needs only the standard library.  A game's batch simulator lives in the game's folder
+(the expedition's, :mod:`gemtable.games.expedition.batch`, needs numpy: the ``lab`` extra,
+``pip install 'gemtable[lab]'``).
 """

@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from gemtable.games import GameError, default_game, find_manifest
+from gemtable.lab.tournament import Results, Stopped, Tournament, check_bots, run, run_until
 from gemtable.lab.userbot import BotFailure, parse_spec
-from gemtable.simulate import Results, Stopped, Tournament, check_bots, run, run_until
 
 FIRST_ROUND = {False: 1000, True: 20_000}
 CAP = {False: 32_000, True: 400_000}

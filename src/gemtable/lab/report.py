@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gemtable.simulate import Results
+from gemtable.lab.tournament import Results
 
 WIDTH = 720
 LEFT = 170

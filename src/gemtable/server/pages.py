@@ -1,14 +1,17 @@
-"""The pages: start, table (phone and TV), results, rules, the web manifest, and the static files."""
+"""The pages: start, table (phone and TV), results, rules, the web manifest, and the static files: the shared
+ones under ``/static/``, and each registered game's own ``web/`` folder under ``/games/<name>/``."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from importlib import resources
 from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from gemtable.games import Manifest, manifests
 from gemtable.server.static import CompressedStatic
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -36,7 +39,22 @@ def routes() -> list[BaseRoute]:
     ]
     if (WEB / "static").is_dir():
         found.append(Mount("/static", CompressedStatic(WEB / "static"), name="static"))
+    for manifest in manifests():
+        folder = game_web(manifest)
+        if folder is not None:
+            found.append(Mount(manifest.web_url.rstrip("/"), CompressedStatic(folder)))
     return found
 
 
-__all__ = ["WEB", "page", "routes"]
+def game_web(manifest: Manifest) -> Path | None:
+    """A game's ``web/`` folder, found through its package's resources (so a game from ``GEMTABLE_GAMES``
+    ships its files the same way); None when it has none."""
+    if not manifest.package:
+        return None
+    folder = resources.files(manifest.package).joinpath("web")
+    if not isinstance(folder, Path) or not folder.is_dir():
+        return None  # a package that is not a folder (a zip) or has no web files: the stand-in page
+    return folder
+
+
+__all__ = ["WEB", "game_web", "page", "routes"]

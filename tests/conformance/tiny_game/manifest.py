@@ -13,5 +13,4 @@ MANIFEST = Manifest(
     presets=(Preset("short", "preset.short"),),
     clock=Clock((5, 10), 5),
     bots="tests.conformance.tiny_game.bots",
-    page="nogame",
 )

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from gemtable.bots import bot_names, make_bot
-from gemtable.bots.booty_report import print_report, simulate
 from gemtable.games.booty import BootyHunter
+from gemtable.games.booty.report import print_report, simulate
 
 
 def test_both_bots_are_registered() -> None:

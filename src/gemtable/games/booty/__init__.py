@@ -11,7 +11,8 @@ Modules, each one idea:
 * :mod:`~gemtable.games.booty.game` — the :class:`BootyHunter` game class;
 * :mod:`~gemtable.games.booty.manifest` — the game as one unit: options, bots, pages, report.
 
-The simulation report lives next to the bots (:mod:`gemtable.bots.booty_report`): the rules never import a bot.
+Beside the rules, and never imported by them: the bots (:mod:`gemtable.games.booty.bots`) and the simulation
+report (:mod:`gemtable.games.booty.report`), which the manifest names.
 
 The rules as implemented are in ``docs/booty-hunter.md``.
 """

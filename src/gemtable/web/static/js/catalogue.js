@@ -16,9 +16,15 @@ export async function findGame(name) {
   return (await games()).find((game) => game.name === name) || null;
 }
 
+/** Whether url is a file of a game's own folder, as the server serves them (/games/NAME/…). */
+export function gameFile(url) {
+  return typeof url === 'string' && /^\/games\/[a-z][a-z0-9-]*\/[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(url)
+    && !url.split('/').includes('..');
+}
+
 /** The module that draws a game (its manifest's page), or the page that says the game is unknown. */
 export async function gameModule(name) {
   const game = await findGame(name);
-  const page = game && /^[a-z][a-z0-9-]*$/.test(game.page) ? game.page : 'nogame';
-  try { return await import(`./${page}.js`); } catch { return import('./nogame.js'); }
+  const page = game && gameFile(game.page) ? game.page : './nogame.js';
+  try { return await import(page); } catch { return import('./nogame.js'); }
 }

@@ -1,8 +1,8 @@
-// Translations: one JSON file per language under /static/i18n/, chosen from the
-// browser's languages, switchable, remembered in localStorage.
+// Translations: one JSON file per language under /static/i18n/ (and each game's own, in its folder), chosen
+// from the browser's languages, switchable, remembered in localStorage.
 
 import { h, $$ } from './dom.js';
-import { games } from './catalogue.js';
+import { games, gameFile } from './catalogue.js';
 
 export const LANGS = { en: 'English', hu: 'Magyar', ja: '日本語' };
 const KEY = 'gemtable.lang';
@@ -28,8 +28,8 @@ export function currentLang() {
 
 /** The games' own texts in one language: every file their manifests name, merged. */
 async function gameTexts(code) {
-  const stems = (await games()).flatMap((game) => game.translations || []).filter((stem) => /^[a-z0-9-]+$/.test(stem));
-  return Promise.all(stems.map((stem) => fetch(`/static/i18n/${stem}.${code}.json`)
+  const stems = (await games()).flatMap((game) => game.translations || []).filter(gameFile);
+  return Promise.all(stems.map((stem) => fetch(`${stem}.${code}.json`)
     .then((res) => (res.ok ? res.json() : {})).catch(() => ({}))));
 }
 

@@ -1,5 +1,5 @@
-// The stand-in for a game whose board is not built yet (a game module is
-// static/js/<game>.js with these four functions). The table still works: people
+// The stand-in for a game whose board is not built yet (a game module is the page its
+// manifest names, with these four functions). The table still works: people
 // join, the host starts, the clock plays silent seats; this says so plainly.
 
 import { h, put } from './dom.js';

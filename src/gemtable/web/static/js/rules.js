@@ -3,17 +3,15 @@
 
 import { h, $, put } from './dom.js';
 import { t, has, initLang, langSwitch, onLang } from './i18n.js';
-import { games, findGame } from './catalogue.js';
-
-const MODULE = /^[a-z][a-z0-9-]*$/;
+import { games, findGame, gameFile } from './catalogue.js';
 
 async function render() {
   const name = decodeURIComponent(location.pathname.split('/')[2] || '');
   const query = new URLSearchParams(location.search);
   const game = await findGame(name);
   let body;
-  if (game && game.rules_page && MODULE.test(game.rules_page)) {
-    const module = await import(`./${game.rules_page}.js`);
+  if (game && gameFile(game.rules_page)) {
+    const module = await import(game.rules_page);
     const preset = game.presets.some((p) => p.name === query.get('preset')) ? query.get('preset') : null;
     body = await module.render(preset, query, game);
   } else {

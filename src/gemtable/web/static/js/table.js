@@ -2,9 +2,9 @@
 // token, the name prompt, the lobby and the host's controls, the countdown, the
 // invite sheet, the wake lock and the results shell.
 //
-// Everything game-specific lives in a game module, static/js/<game>.js, loaded by
-// the table's game name (docs/pages.md lists its small API). A game without a
-// module gets static/js/nogame.js, so a new game's board can be added as one file.
+// Everything game-specific lives in a game module in the game's own folder (its manifest's page, served
+// under /games/<game>/), loaded by the table's game name (docs/pages.md lists its small API). A game
+// without a module gets static/js/nogame.js, so a new game's board can be added as one file.
 
 import { h, $, put, show, tableCode } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';

@@ -1,9 +1,9 @@
 // The expedition's rules page (/rules/expedition?preset=table|classic): its manifest names this module.
 
-import { h } from './dom.js';
-import { t } from './i18n.js';
-import { icon } from './icons.js';
-import { drawCard, HAZARDS } from './expedition.js';
+import { h } from '/static/js/dom.js';
+import { t } from '/static/js/i18n.js';
+import { icon } from '/static/js/icons.js';
+import { drawCard, HAZARDS } from './page.js';
 
 const PRESETS = {
   table: { min: 2, max: 8, caves: 5, relics: true, split: 'pooled', display: 'gems' },

@@ -1,4 +1,4 @@
-"""``gemtable bench fuzz``: hostile phones beside honest players, against a live server.
+"""``python -m tools fuzz``: hostile phones beside honest players, against a live server.
 
 Hypothesis draws what each hostile phone sends, one phone (one WebSocket, from a
 loopback address of its own) at a time: valid messages whose values come from
@@ -32,7 +32,7 @@ What must hold afterwards (:class:`FuzzReport` lists every breach in ``problems`
 The module also holds those checks (:func:`view_problems`,
 :func:`record_problems`, :func:`moves_by_decision`, :func:`rebuilt_views`),
 which the soak and the security tests share.  Hypothesis is a test dependency:
-``pip install gemtable[test]`` to run this benchmark.
+``pip install gemtable[test]`` to run this tool (from the repository: it is not installed with gemtable).
 """
 
 from __future__ import annotations
@@ -99,6 +99,8 @@ ERROR_CODES = {
 CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000}
 """How the server may close: normally, going away (shutdown), not UTF-8 (RFC 6455), abuse (too
 many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone."""
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository, where ``python -m tools`` finds this folder."""
 TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")
 
 T = TypeVar("T")
@@ -1261,7 +1263,7 @@ async def spectate(target: Target, codes: list[str], base: int = 79) -> dict[str
 
 
 def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``gemtable bench fuzz`` to the sub-commands of ``gemtable bench``."""
+    """Add ``fuzz`` to the sub-commands of ``python -m tools``."""
     bench = kinds.add_parser(
         "fuzz",
         help="hostile phones beside honest players, against a live server",
@@ -1296,13 +1298,13 @@ def main(args: argparse.Namespace) -> int:
     try:
         import hypothesis  # noqa: F401
     except ImportError:
-        print("gemtable bench fuzz needs Hypothesis: pip install 'gemtable[test]'", file=sys.stderr)
+        print("python -m tools fuzz needs Hypothesis: pip install 'gemtable[test]'", file=sys.stderr)
         return 2
     if not 2 <= args.players <= 5 or args.tables < 1 or args.messages < 1:
-        print("gemtable bench fuzz: --players 2 to 5, --tables and --messages at least 1", file=sys.stderr)
+        print("python -m tools fuzz: --players 2 to 5, --tables and --messages at least 1", file=sys.stderr)
         return 2
     if not 1 <= args.clients <= LANES or not 0 <= args.lane < LANES:
-        print(f"gemtable bench fuzz: --clients 1 to {LANES}", file=sys.stderr)
+        print(f"python -m tools fuzz: --clients 1 to {LANES}", file=sys.stderr)
         return 2
     per = -(-args.messages // args.clients)
     options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, minutes=args.minutes, lane=args.lane)
@@ -1311,7 +1313,7 @@ def main(args: argparse.Namespace) -> int:
         try:
             target = Target.parse(args.url)
         except ValueError as exc:
-            print(f"gemtable bench fuzz: {exc}", file=sys.stderr)
+            print(f"python -m tools fuzz: {exc}", file=sys.stderr)
             return 2
         report = run_fuzz(target, options, progress=say)
     else:
@@ -1354,8 +1356,7 @@ def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) 
     command = [
         sys.executable,
         "-m",
-        "gemtable",
-        "bench",
+        "tools",
         "fuzz",
         "--url",
         url,
@@ -1375,7 +1376,7 @@ def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) 
         command += ["--seed", str(args.seed + lane)]
     if args.minutes is not None:
         command += ["--minutes", str(args.minutes)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=ROOT)
 
 
 def _merge(report: FuzzReport, lane: int, other: subprocess.Popen[bytes]) -> None:

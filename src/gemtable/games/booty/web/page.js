@@ -3,10 +3,10 @@
 // diamond, then the results. The generic table (table.js) calls the four functions below, and
 // the optional clockLabel, settingsText and words.
 
-import { h, s, put } from './dom.js';
-import { t, num, personName } from './i18n.js';
-import { icon } from './icons.js';
-import { cssReady, swatch, colourName, turn, tileSvg, drawBoard, box } from './booty-draw.js';
+import { h, s, put } from '/static/js/dom.js';
+import { t, num, personName } from '/static/js/i18n.js';
+import { icon } from '/static/js/icons.js';
+import { cssReady, swatch, colourName, turn, tileSvg, drawBoard, box } from './draw.js';
 
 await cssReady;
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from gemtable.bots import bot_names, make_bot
-from gemtable.bots.expedition import CautiousBot, MonteCarloBot, OddsBot
 from gemtable.games import GameError, replay
 from gemtable.games.expedition import CAMP, DEEPER, Expedition, ExpeditionRules, rules_for
+from gemtable.games.expedition.bots import CautiousBot, MonteCarloBot, OddsBot
 from gemtable.games.expedition.state import ExpeditionState
 
 BOTS = ["random", "cautious", "odds", "montecarlo"]

@@ -15,12 +15,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gemtable.bench.engine import reference_game
-from gemtable.bots.expedition import parse_threshold
 from gemtable.games.expedition import ExpeditionRules, rules_for
-from gemtable.lab.batch import Policies, Uniforms, engine_uniforms, max_draws, play, play_tournament, winners
+from gemtable.games.expedition.batch import (
+    Policies,
+    Uniforms,
+    engine_uniforms,
+    max_draws,
+    play,
+    play_tournament,
+    winners,
+)
+from gemtable.games.expedition.bench import reference_game
+from gemtable.games.expedition.bots import parse_threshold
+from gemtable.lab.tournament import Tournament
 from gemtable.play import play_bots
-from gemtable.simulate import Tournament
 
 BOTS = ["threshold=4", "cautious", "cards=5", "hazards=2", "gems=10+hazards=1", "threshold=100", "cards=3+gems=6"]
 RULES = {

@@ -1,4 +1,4 @@
-"""``gemtable bench soak``: a heavy night — tables of bot phones playing game after game through real
+"""``python -m tools soak``: a heavy night — tables of bot phones playing game after game through real
 WebSockets against one server process, phones dropping and coming back, and the server killed in the middle.
 
 The soak starts ``gemtable serve`` (its own process, a free port, a temporary data folder; production
@@ -43,7 +43,10 @@ import msgspec
 import websockets
 
 from gemtable.bench import proc
-from gemtable.bench.fuzz import (
+from gemtable.bench.launch import Launcher
+from gemtable.machine import open_files_at_least
+from gemtable.server import protocol as wire
+from tools.fuzz import (
     Target,
     log_problems,
     loopback,
@@ -53,9 +56,6 @@ from gemtable.bench.fuzz import (
     unlike_their_logs,
     view_problems,
 )
-from gemtable.bench.launch import Launcher
-from gemtable.machine import open_files_at_least
-from gemtable.server import protocol as wire
 
 ADDRESS_BASE = 160
 BENIGN = {"too-few"}
@@ -642,8 +642,8 @@ def raise_fd_limit(needed: int) -> None:
 
 
 def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``gemtable bench soak`` (and ``gemtable bench fuzz``) to the sub-commands of ``gemtable bench``."""
-    from gemtable.bench.fuzz import add_arguments as add_fuzz
+    """Add ``soak`` (and ``fuzz``) to the sub-commands of ``python -m tools``."""
+    from tools.fuzz import add_arguments as add_fuzz
 
     bench = kinds.add_parser(
         "soak",
@@ -702,7 +702,7 @@ def main(args: argparse.Namespace) -> int:
         if args.url:
             Target.parse(args.url)
     except ValueError as exc:
-        print(f"gemtable bench soak: {exc}", file=sys.stderr)
+        print(f"python -m tools soak: {exc}", file=sys.stderr)
         return 2
     options = SoakOptions(
         minutes=args.minutes,

@@ -10,7 +10,7 @@
   ``threshold=N`` (or ``gems=N``) walks out at N gems carried, ``cards=K`` once K
   cards of the cave are turned, ``hazards=H`` once H hazards lie on the path; joined
   with ``+`` they walk out at the first rule met (``gems=10+hazards=2``).  The
-  batch simulator (:mod:`gemtable.lab.batch`) plays exactly these policies.
+  batch simulator (:mod:`gemtable.games.expedition.batch`) plays exactly these policies.
 """
 
 from __future__ import annotations

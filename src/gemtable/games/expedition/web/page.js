@@ -2,10 +2,10 @@
 // itself. The generic table (table.js) calls renderGame, renderActions, renderResults
 // and changes; the rules page and the results page use the drawings.
 
-import { h, put } from './dom.js';
-import { t, has, num, personName } from './i18n.js';
-import { icon } from './icons.js';
-import { chart } from './chart.js';
+import { h, put } from '/static/js/dom.js';
+import { t, has, num, personName } from '/static/js/i18n.js';
+import { icon } from '/static/js/icons.js';
+import { chart } from '/static/js/chart.js';
 
 export const HAZARDS = ['snakes', 'spiders', 'mummies', 'fire', 'rockfall'];
 
@@ -482,7 +482,7 @@ export function changes(prev, next, ui) {
     buzz = HAZARDS.includes(card) ? [90, 60, 90] : 70;
     moment = moment || (HAZARDS.includes(card) ? 'hazard' : 'card');
   }
-  if (moment && ui.mode === 'tv') import('./sound.js').then((m) => m.play(moment)).catch(() => {}); // the TV only
+  if (moment && ui.mode === 'tv') import('/static/js/sound.js').then((m) => m.play(moment)).catch(() => {}); // the TV only
   if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
     say.push(t('results.title'), b.winners.length === 1 ? t('results.winner', { name: nameOf(b.winners[0], names) })
       : t('results.winners', { names: listNames(b.winners, names) }));

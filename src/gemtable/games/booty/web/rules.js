@@ -1,14 +1,15 @@
 // Booty Hunter's rules page (/rules/booty?preset=every-area|largest-area&touching=…&tie=…): its manifest names
-// this module. Texts from i18n/booty-rules.LANG.json, tiles from booty-tiles.json.
+// this module. Texts from rules.LANG.json, tiles from tiles.json (both beside this module).
 
-import { h, s } from './dom.js';
-import { t, num, currentLang } from './i18n.js';
+import { h, s } from '/static/js/dom.js';
+import { t, num, currentLang } from '/static/js/i18n.js';
 
 const section = (title, ...body) => h('section', { class: 'panel' }, h('h2', { text: title }), body);
 const p = (text) => h('p', { text });
 
 const cache = {};
 const load = (url) => (cache[url] ??= fetch(url).then((r) => r.json()));
+const here = (name) => new URL(name, import.meta.url).pathname;
 
 /** The example board of the rules: [tile, x, y, quarter turns], placed in this order. */
 const EXAMPLE = [[1, 0, 0, 0], [5, 0, -1, 2], [9, 0, -2, 3], [13, -1, -2, 0], [17, -1, -3, 2], [21, 0, -3, 0],
@@ -48,9 +49,9 @@ function figure(draw, placed, caption, focus = null) {
 
 /** The page for one preset; the query may name the table's readings (touching, tie). */
 export async function render(preset, query = new URLSearchParams()) {
-  const draw = await import('./booty-draw.js');
+  const draw = await import('./draw.js');
   const lang = currentLang();
-  const [rt, data] = await Promise.all([load(`/static/i18n/booty-rules.${lang}.json`), load('/static/booty-tiles.json'), draw.cssReady]);
+  const [rt, data] = await Promise.all([load(here(`rules.${lang}.json`)), load(here('tiles.json')), draw.cssReady]);
   if (lang !== currentLang()) return null;
   const r = (key, vars = {}) => (rt[key] ?? key).replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   const tiles = data.tiles;

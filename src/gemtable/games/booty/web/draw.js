@@ -2,11 +2,11 @@
 // the three colours (each with a pattern and a letter, never colour alone), a tile as four
 // triangles, the board with its diamonds and markers. One board cell is 100 SVG units.
 
-import { h, s } from './dom.js';
-import { t } from './i18n.js';
+import { h, s } from '/static/js/dom.js';
+import { t } from '/static/js/i18n.js';
 
-// booty.css is linked on first use (the HTML pages stay the same for every game).
-const CSS = '/static/css/booty.css';
+// page.css (beside this module) is linked on first use (the HTML pages stay the same for every game).
+const CSS = new URL('page.css', import.meta.url).pathname;
 export const cssReady = document.querySelector(`link[href="${CSS}"]`) ? Promise.resolve() : new Promise((done) => {
   const link = h('link', { rel: 'stylesheet', href: CSS, on: { load: done, error: done } });
   setTimeout(done, 3000);

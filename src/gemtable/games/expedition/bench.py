@@ -10,7 +10,7 @@ expedition (the ``table`` preset, five players who walk out at 8 gems carried):
   with five threshold players: no API, no views, no records.  It draws its
   cards from the same random stream as the engine, so it plays the *same*
   games (a test checks that its scores equal the engine's, seed by seed);
-* **batch** — :mod:`gemtable.lab.batch` (numpy, the ``lab`` extra), many games
+* **batch** — :mod:`gemtable.games.expedition.batch` (numpy, the ``lab`` extra), many games
   at once, when numpy is installed.
 
 Machines here are shared and noisy, so only ratios taken in the same run mean much:
@@ -218,7 +218,7 @@ def _decision_costs(rules: ExpeditionRules, players: int, bot: str, reference: f
 
 def _batch_figures(rules: ExpeditionRules, players: int, threshold: int, seconds: float, reference: float) -> JSON:
     try:
-        from gemtable.lab.batch import bench_batch
+        from gemtable.games.expedition.batch import bench_batch
     except ImportError:  # numpy is the lab extra's
         return {"batch": None, "batch_note": "numpy is not installed: pip install 'gemtable[lab]'"}
     rate = bench_batch(rules, players, threshold, seconds)

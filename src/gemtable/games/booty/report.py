@@ -6,7 +6,7 @@ seed: every game seed and every bot's generator come from one
 
 It lives next to the bots (the rules never import a bot); the game's manifest names it as its
 report, so ``gemtable simulate booty --games 2000 --seed 1 --bots random --json`` runs it, as does
-``python -m gemtable.bots.booty_report --games 2000 --seed 1 --bots random --json``.
+``python -m gemtable.games.booty.report --games 2000 --seed 1 --bots random --json``.
 """
 
 from __future__ import annotations

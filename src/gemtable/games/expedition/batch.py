@@ -1,6 +1,6 @@
 """Many expedition games at once, vectorised with numpy (``pip install 'gemtable[lab]'``).
 
-For the policies it can express — the threshold bots of :mod:`gemtable.bots.expedition`:
+For the policies it can express — the threshold bots of :mod:`gemtable.games.expedition.bots`:
 walk out at N gems carried, after K cards of the cave, once H hazards lie on the path,
 or the first of several — it plays the same rules as the engine, every seat of every
 game walking into every cave (as :func:`gemtable.play.play_bots` does).
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gemtable.bots.expedition import Threshold
+from gemtable.games.expedition.bots import Threshold
 from gemtable.games.expedition.rules import ExpeditionRules
 
 IntArray = npt.NDArray[Any]
@@ -315,8 +315,8 @@ BATCH = 20_000
 
 def rule_of(name: str) -> Threshold:
     """The walk-out rule a bot name stands for; :class:`GameError` for a bot the batch cannot play."""
-    from gemtable.bots.expedition import parse_threshold
     from gemtable.games.api import GameError
+    from gemtable.games.expedition.bots import parse_threshold
 
     if name == "cautious":
         return Threshold(gems=8)
@@ -336,7 +336,7 @@ def play_tournament(tournament: Any, start: int, progress: Any = None) -> Any:
     same figures for the same seed, but not the engine's games of the same numbers.
     """
     from gemtable.games.expedition.rules import ExpeditionRules
-    from gemtable.simulate import BotTally, Results
+    from gemtable.lab.tournament import BotTally, Results
 
     rules = (
         tournament.rules

@@ -1,0 +1,3 @@
+"""The tools that test gemtable, beside the package and not installed with it (as python-chess keeps ``fuzz/``
+and websockets ``fuzzing/``): the fuzzer (``fuzz.py``) and the soak (``soak.py``), run from the repository with
+``python -m tools fuzz`` and ``python -m tools soak``, and used by the tests."""

@@ -1,0 +1,23 @@
+"""``python -m tools soak|fuzz``: the testing tools, from the repository (see ``tools/__init__.py``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tools import soak
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools", description="The tools that test gemtable.")
+    soak.add_arguments(parser.add_subparsers(metavar="TOOL"))  # soak, and fuzz
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
