@@ -72,16 +72,20 @@ def _why(exc: BaseException) -> str:
     return str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """The listening socket, bound before anything is printed: a busy port, a port this user may not
-    use or an address that is not this machine's is one plain sentence and exit 1.
+def free_port(host: str, port: int) -> int:
+    """The port to serve on, checked before anything is printed by binding it as uvicorn will (an
+    ``SO_REUSEADDR`` socket on POSIX, a plain one on Windows, where that option would let two servers share a
+    port): a busy port, a port this user may not use or an address that is not this machine's is one plain
+    sentence and exit 1.  ``port`` 0: one the system picks.
 
-    ``socket.create_server`` sets ``SO_REUSEADDR`` on POSIX (a restarted server gets its port back at once)
-    and not on Windows (where it would let two servers share a port)."""
+    uvicorn then binds it itself (its own ``host``/``port`` path: handing it this socket through
+    ``sockets=`` was tried, and under the fuzzer's hostile phones a few connections ended without a close
+    frame that way, docs/deploy.md).  If another program takes the port in the instant between, uvicorn's
+    own error stands, and no address is printed, since :class:`Announcing` speaks only once serving."""
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        dual = family == socket.AF_INET6 and host in ("::", "") and socket.has_dualstack_ipv6()
-        return socket.create_server((host, port), family=family, backlog=2048, dualstack_ipv6=dual)
+        with socket.create_server((host, port), family=family) as probe:
+            return int(probe.getsockname()[1])
     except OSError as exc:
         if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
             why = f"port {port} is already in use on this machine (is another gemtable running?)"
@@ -137,8 +141,7 @@ def serve(args: argparse.Namespace) -> int:
         bus, node_id = None, "embedded"
         lease = EMBEDDED_LEASE  # the data folder is locked to this process: no other node can take over
         where = f"data in {folder}"
-    sock = listen(args.host, args.port)
-    port = sock.getsockname()[1]  # --port 0: the one the system chose
+    port = free_port(args.host, args.port)
     try:
         site = Site.from_env(
             port,
@@ -170,6 +173,8 @@ def serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         app,
         **guarded,
+        host=args.host,
+        port=port,
         log_level="warning",
         ws=WS_IMPL,
         ws_max_size=MAX_FRAME,
@@ -177,7 +182,7 @@ def serve(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         lifespan="on",
     )
-    Announcing(config, ready).run(sockets=[sock])
+    Announcing(config, ready).run()
     if lock is not None:
         lock.release()
     return 0
