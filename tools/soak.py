@@ -31,7 +31,6 @@ import contextlib
 import gc
 import json
 import random
-import resource
 import shutil
 import sys
 import tempfile
@@ -45,6 +44,7 @@ import websockets
 
 from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
+from gemtable.machine import open_files_at_least
 from gemtable.server import protocol as wire
 from tools.fuzz import (
     Target,
@@ -638,12 +638,7 @@ def _mb(kib: int | None) -> float | None:
 
 def raise_fd_limit(needed: int) -> None:
     """Thousands of sockets, here and in the server (which inherits the limit)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < needed:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(
-                resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY else min(needed, hard), hard)
-            )
+    open_files_at_least(needed)
 
 
 def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
