@@ -31,12 +31,12 @@ import time
 from typing import Any
 
 import pytest
-from tools.fuzz import normal_view, rebuilt_views, view_problems
 
 from gemtable.client import Client
 from tests.security.conftest import clean_log
 from tests.server.harness import ServerProcess
 from tests.server.test_game_flow import run
+from tools.oracles import normal_view, rebuilt_views, view_problems
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 REST = [["4", "snakes", "snakes"]] * 4

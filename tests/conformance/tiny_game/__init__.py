@@ -35,7 +35,6 @@ class PickView:
 
 class PickState:
     game: ClassVar[str] = "pick"
-    simultaneous: ClassVar[bool] = True
 
     def __init__(self, rounds: int, seed: int) -> None:
         self.rounds, self.seed, self.started = rounds, seed, False
@@ -114,10 +113,6 @@ class Pick:
     min_seats: ClassVar[int] = SEATS
     max_seats: ClassVar[int] = SEATS
     seats_per_game: ClassVar[int] = SEATS
-
-    @classmethod
-    def presets(cls) -> Sequence[str]:
-        return ["short"]
 
     @classmethod
     def rules_json(cls, preset: str, options: Mapping[str, JSON]) -> JSON:

@@ -12,5 +12,7 @@ MANIFEST = Manifest(
     options=(Option("rounds", "int", 3, "opt.rounds", minimum=1, maximum=9),),
     presets=(Preset("short", "preset.short"),),
     clock=Clock((5, 10), 5),
-    bots="tests.conformance.tiny_game.bots",
+    bots=".bots",
+    stand_in="random",
+    probes=".probes",
 )

@@ -44,6 +44,15 @@ def card_name(card: int) -> str:
     return hazard_kind(card)
 
 
+TAKEN_RELIC = -99
+"""A relic card that a lone leaver carried out: it stays on the path as an empty slot."""
+
+
+def path_card_name(card: int) -> str:
+    """The name of a card as it lies on the path ("relic-taken" once carried out)."""
+    return "relic-taken" if card == TAKEN_RELIC else card_name(card)
+
+
 def parse_card(name: str) -> int:
     """The card called ``name``; :class:`BadRules` when there is none."""
     if not isinstance(name, str):  # a script comes from a host's JSON: anything at all
