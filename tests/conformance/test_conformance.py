@@ -21,6 +21,7 @@ from gemtable.bots import bot_names, make_bot
 from gemtable.client import Client
 from gemtable.games import EXTRA, GameError, GameRecord, GameState, Manifest, game_part, manifests, replay
 from gemtable.games.api import BadRules, Probes
+from gemtable.server.pages import game_web
 from tests.conformance.conftest import TINY
 from tests.server.harness import ServerProcess
 
@@ -272,6 +273,31 @@ def test_its_bots_choose_legal_moves_from_their_view(manifest: Manifest) -> None
             move = bot.choose(state.view(seat), legal, rng)
             assert move in legal
             state.apply(seat, move)
+
+
+# --- its web part, in its own folder --------------------------------------------------------------------
+
+
+@each_game()
+def test_its_web_part_is_in_its_folder_in_every_language(manifest: Manifest) -> None:
+    """The page, rules page, styles and texts its manifest names are files of its own ``web/`` (found through
+    its package, as the server finds them), and its texts hold, in en, hu and ja alike, its title, its presets,
+    its offered options and its bots' names."""
+    web = game_web(manifest)
+    assert web is not None and manifest.page, f"{manifest.name} has no board of its own"
+    for path in [manifest.page, manifest.rules_page, *manifest.styles]:
+        assert path is None or (web / path).is_file(), path
+    assert manifest.translations, "every game has texts"
+    declared = {f"game.{manifest.name}", *(preset.label for preset in manifest.presets)}
+    declared |= {f"bot.{bot}" for bot in bot_names(manifest.name)}
+    for option in manifest.options:
+        if option.offered:
+            declared |= {option.label, *(f"{option.label}.{value}" for value in option.choices)}
+    for stem in manifest.translations:
+        keys = {lang: set(json.loads((web / f"{stem}.{lang}.json").read_text("utf-8"))) for lang in ("en", "hu", "ja")}
+        assert keys["en"] == keys["hu"] == keys["ja"], stem
+        declared -= keys["en"]
+    assert not declared, declared
 
 
 # --- the probes the load, soak and fuzz tools play a game through ---------------------------------------

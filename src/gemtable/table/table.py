@@ -206,9 +206,6 @@ class Table:
     def in_game(self) -> bool:
         return self.phase in (PLAYING, PAUSE)
 
-    def seat_of(self, pid: int) -> int | None:
-        return self.people[pid].seat if pid in self.people else None
-
     def person_at_seat(self, seat: int) -> Person | None:
         for person in self.people.values():
             if person.seat == seat:

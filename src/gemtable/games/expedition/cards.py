@@ -28,14 +28,6 @@ def hazard_kind(card: int) -> str:
     return HAZARD_KINDS[-1 - card]
 
 
-def is_treasure(card: int) -> bool:
-    return card > 0
-
-
-def is_hazard(card: int) -> bool:
-    return card < 0
-
-
 def card_name(card: int) -> str:
     if card > 0:
         return str(card)
