@@ -92,8 +92,8 @@ def game_parts(manifest: Manifest) -> set[Path]:
     """The modules of a game's folder that are not its rules: the manifest and what it names (bots, report,
     batch mode, benchmark, probes), which may use the rest of gemtable; the rules may not use them."""
     parts = {folder(manifest) / "manifest.py"}
-    refs = (manifest.bots, manifest.named_bots, manifest.report, manifest.batch, manifest.benchmark)
-    refs += (manifest.baseline, manifest.probes)
+    refs = [manifest.bots, manifest.named_bots, manifest.report, manifest.batch, manifest.benchmark]
+    refs += [manifest.baseline, manifest.probes]
     for ref in (ref for ref in refs if ref):
         path = SRC.joinpath(*manifest.module(ref)[0].split(".")[1:]).with_suffix(".py")
         assert folder(manifest) in path.parents and path.is_file(), f"{manifest.name} names {ref}, not in its folder"
@@ -250,7 +250,11 @@ def test_no_import_cycle_anywhere() -> None:
     one room, and nothing that works only because an import was put off."""
     files = {module_name(path): path for path in [*python_files(SRC), *python_files(TOOLS)]}
     graph = {name: {module for module in imports(path) if module in files} - {name} for name, path in files.items()}
-    cycles, index, low, stack, seen = [], {}, {}, [], set()
+    cycles: list[list[str]] = []
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    seen: set[str] = set()
 
     def visit(name: str) -> None:  # Tarjan's strongly connected components
         index[name] = low[name] = len(index)

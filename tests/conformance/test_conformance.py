@@ -340,12 +340,12 @@ def test_its_probes_keep_their_contract(manifest: Manifest) -> None:
                     assert probes.honest_move(views[seat], legal, random.Random(seat), eager) in legal
                 moves[seat] = probes.honest_move(views[seat], legal, rng, False)
             state.apply_joint(moves)
-            for seat, view in seat_views(state).items():
-                assert probes.view_problems(view, seat, state.is_over()) == [], seat
-                if seat is None:
+            for viewer, view in seat_views(state).items():
+                assert probes.view_problems(view, viewer, state.is_over()) == [], viewer
+                if viewer is None:
                     continue
-                seen = probes.taken(view, seat)
-                assert seen is None or seen == moves.get(seat), (seat, seen, moves)
+                seen = probes.taken(view, viewer)
+                assert seen is None or seen == moves.get(viewer), (viewer, seen, moves)
                 shown += seen is not None
             if state.to_act():  # a decision is open again (not between rounds, not the end)
                 assert probes.decision(state.view(None).to_json()) != decisions[-1], "a decision outlived its moves"
