@@ -38,7 +38,6 @@ import contextlib
 import gc
 import json
 import random
-import resource
 import shutil
 import sys
 import tempfile
@@ -53,6 +52,7 @@ import websockets
 from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
 from gemtable.games import find_manifest
+from gemtable.machine import open_files_at_least
 from gemtable.server import protocol as wire
 from tools.fuzz import Target, loopback, server_games, spectate, unlike_their_logs
 from tools.oracles import log_problems, moves_by_decision, probes, record_problems, view_problems
@@ -652,12 +652,7 @@ def _mb(kib: int | None) -> float | None:
 
 def raise_fd_limit(needed: int) -> None:
     """Thousands of sockets, here and in the server (which inherits the limit)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < needed:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(
-                resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY else min(needed, hard), hard)
-            )
+    open_files_at_least(needed)
 
 
 def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

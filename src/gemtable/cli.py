@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from gemtable.games import GameError, GameRecord, default_game, find_manifest, g
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    printable_anywhere()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
@@ -26,6 +28,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def printable_anywhere() -> None:
+    """A Windows console page or a pipe in a legacy encoding cannot show every character gemtable prints
+    (players' names, the QR code's blocks, a dash): show an escape for those instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if isinstance(stream, io.TextIOWrapper) and encoding != "utf8":
+            stream.reconfigure(errors="backslashreplace")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gemtable", description="A game table for friends, on their phones.")
     commands = parser.add_subparsers(metavar="COMMAND")
@@ -33,7 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data", type=Path, default=None, help="data folder (default: ~/.local/share/gemtable)")
+    serve.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="data folder (default: the user's data folder, ~/.local/share/gemtable on Linux; docs/deploy.md)",
+    )
     serve.add_argument("--redis", default=None, help="cluster mode: a Redis URL (or GEMTABLE_REDIS)")
     serve.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     serve.add_argument(

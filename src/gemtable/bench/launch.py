@@ -9,7 +9,6 @@ baseline room server); ``core`` pins it to one CPU.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +18,8 @@ import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Self
+
+from gemtable.machine import pin_to_cores
 
 
 def free_port() -> int:
@@ -93,7 +94,7 @@ class Launcher:
                 preexec_fn=self.preexec,
             )
         if self.core is not None:
-            os.sched_setaffinity(self.proc.pid, {self.core})
+            pin_to_cores(self.proc.pid, {self.core})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -120,7 +121,7 @@ class Launcher:
     def stop(self, timeout: float = 20.0) -> None:
         """SIGTERM, and SIGKILL if it has not ended within ``timeout`` seconds."""
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.terminate()
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -128,7 +129,7 @@ class Launcher:
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+            self.proc.kill()  # SIGKILL; TerminateProcess on Windows
             self.proc.wait(10)
 
 

@@ -22,7 +22,6 @@ import os
 import platform
 import random
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -37,6 +36,7 @@ from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
 from gemtable.bench.load import HUMAN, INSTANT, PACES, Load, Target, summary_ms
 from gemtable.games import default_game, find_manifest
+from gemtable.machine import allowed_cores, pin_to_cores
 
 OTHER_CPU_WARNING = 10.0
 """Percent of one core used by other programs during a window above which the report warns."""
@@ -265,7 +265,7 @@ class Cluster:
         orphans = [code for code, owner in owners.items() if owner == victim_id]
         assert victim.proc is not None
         died = time.monotonic()
-        victim.proc.send_signal(signal.SIGKILL)
+        victim.proc.kill()  # SIGKILL; TerminateProcess on Windows
         victim.proc.wait(10)
         back: dict[str, float] = {}
         while len(back) < len(orphans) and time.monotonic() - died < 60:
@@ -320,10 +320,10 @@ def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> 
     options.check()
     say = progress or (lambda text: None)
     cpus = os.cpu_count() or 1
-    pin = options.pin and options.url is None and cpus >= 2 and hasattr(os, "sched_setaffinity")
+    previous = allowed_cores() if options.pin and options.url is None and cpus >= 2 else None
+    pin = previous is not None
     server: LocalServer | None = None
     cluster: Cluster | None = None
-    previous = os.sched_getaffinity(0) if pin else None
     try:
         if options.nodes:
             pin = False  # every node, Redis and the load share the machine's cores: see the report
@@ -344,7 +344,7 @@ def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> 
             target = Target.parse(options.url)
             pids = options.server_pids or proc.listening_pids(target.port)
         if pin:
-            os.sched_setaffinity(0, set(range(1, cpus)))
+            pin_to_cores(0, set(range(1, cpus)))
         placement = (
             f"server pinned to core 0, load generator to core{'s' if cpus > 2 else ''} "
             f"{','.join(str(c) for c in range(1, cpus))} ({cpus} cores)"
@@ -376,7 +376,7 @@ def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> 
         return result
     finally:
         if previous is not None:
-            os.sched_setaffinity(0, previous)
+            pin_to_cores(0, previous)
         if cluster is not None:
             cluster.stop()
         elif server is not None:

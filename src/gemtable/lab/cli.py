@@ -163,13 +163,51 @@ def simulate(args: argparse.Namespace) -> int:
 
 
 def _progress(quiet: bool) -> AbstractContextManager[Any]:
-    if quiet:
-        return nullcontext(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    """A bar on a terminal (rich); elsewhere (a pipe, a log file, a CI job) a plain line on stderr now and
+    then, so that a long run is never silent.  ``--json`` keeps standard output for the JSON alone."""
+    if not quiet and sys.stdout.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
-    )
+        return Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+        )
+    return nullcontext(ProgressLines())
+
+
+class ProgressLines:
+    """The few calls of rich's ``Progress`` that :func:`simulate` makes, as a line on stderr at most every
+    ``every`` seconds (none for a run shorter than that)."""
+
+    def __init__(self, every: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self.started = self.last = clock()
+        self.done = 0
+        self.total = 0
+        self.description = "games"
+
+    def add_task(self, description: str, total: int) -> int:
+        self.description, self.total = description, total
+        return 0
+
+    def update(self, task: int, total: int | None = None, description: str | None = None) -> None:
+        self.total = total if total is not None else self.total
+        self.description = description or self.description
+
+    def advance(self, task: int, n: int) -> None:
+        self.done += n
+        now = self.clock()
+        if now - self.last >= self.every:
+            self.last = now
+            elapsed = int(now - self.started)
+            share = f" ({100 * self.done / self.total:.0f} %)" if self.total else ""
+            what = "" if self.description == "games" else f", {self.description}"
+            print(
+                f"gemtable simulate: {self.done:,} of {self.total:,} games{share}{what}, "
+                f"{elapsed // 60} min {elapsed % 60:02d} s",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def _print(title: str, summary: Any, tournament: Tournament, stopped: Stopped | None, args: argparse.Namespace) -> None:

@@ -22,13 +22,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gemtable.games import find_game
 from gemtable.games.api import JSON, GameError
 from gemtable.lab import stats
-from gemtable.lab.userbot import GuardedBot, UserBotSpec, init_worker, killed_report
+from gemtable.lab.userbot import GuardedBot, Overseer, UserBotSpec, init_worker, killed_report, new_slots
 from gemtable.play import play_state
 
 
@@ -236,18 +237,21 @@ def run(
     workers = min(jobs, len(parts))
     slots: Any = None
     extra: dict[str, Any] = {}
+    watch: AbstractContextManager[Any] = nullcontext()
     if tournament.user:
-        context = multiprocessing.get_context("spawn" if os.name != "posix" else "fork")
-        slots = context.RawArray("d", 2 * workers)
+        context = multiprocessing.get_context()  # the system's default (spawn on Windows and macOS), or as set
+        slots = new_slots(context, workers)
         extra = {"mp_context": context, "initializer": init_worker, "initargs": (slots, context.Value("i", 0))}
+        watch = Overseer(slots, tournament.time_limit)
     pool = ProcessPoolExecutor(max_workers=workers, **extra)
     try:
-        futures = [pool.submit(play_range, tournament, first, last) for first, last in parts]
-        for future in futures:
-            part = future.result()
-            results.add(part)
-            if progress:
-                progress(part.games)
+        with watch:
+            futures = [pool.submit(play_range, tournament, first, last) for first, last in parts]
+            for future in futures:
+                part = future.result()
+                results.add(part)
+                if progress:
+                    progress(part.games)
     except BrokenProcessPool:
         failure = killed_report(slots, [spec.name for spec in tournament.user], tournament.time_limit)
         raise failure or GameError("a worker process died") from None

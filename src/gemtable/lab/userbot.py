@@ -10,15 +10,17 @@ on the command line as ``path/to/mybot.py`` (the function ``choose`` in it),
 ``path/to/mybot.py:name`` (another function in it) or ``package.module:function``.
 
 **Guard.**  User bots only ever run in worker processes, never in the process that
-prints the results.  Each decision runs under two timers of the worker:
+prints the results.  Each decision runs under two limits:
 
-* a wall-clock timer (``SIGALRM``) at the time limit: its handler raises
-  :class:`BotTimeout` inside the bot, so the report shows where the bot was (its own
-  frames), for a bot looping in Python or waiting (sleep, I/O);
-* a CPU-time timer (``SIGPROF``, default action: end the process) a little later, for a
-  bot stuck inside C code, where no Python handler can run: the worker is ended, the
-  pool breaks, and the parent names the bot whose call was open (every worker notes the
-  bot and the start of its open call in shared memory).
+* at the time limit, :class:`BotTimeout` is raised inside the bot, so the report shows
+  where the bot was (its own frames), for a bot looping in Python or waiting.  Where the
+  system has ``setitimer`` (Linux, macOS) a wall-clock timer's ``SIGALRM`` raises it, which
+  also cuts a ``sleep`` or a wait short; elsewhere (Windows) a watchdog thread of the worker
+  raises it in the bot's thread (``PyThreadState_SetAsyncExc``), at its next Python step;
+* a little later (:func:`hard_limit`), for a bot stuck inside C code, where no Python can
+  run: the parent process ends the worker (every worker notes its pid, the bot and the start
+  of its open call in shared memory, which the parent watches), the pool breaks, and the
+  parent names the bot whose call was open.  Ending a process works the same on every system.
 
 A bot that raises gets its exception reported with the traceback of its own frames
 (gemtable's frames are left out); a bot that returns a move that is not legal is
@@ -27,12 +29,16 @@ reported with the move and the legal ones.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib
 import importlib.util
 import inspect
+import os
 import random
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -158,9 +164,15 @@ def _with_three_arguments(function: Callable[..., Any], name: str) -> Choose:
 
 # --- the guard, in a worker process ---------------------------------------------------------
 
+FIELDS = 3
+"""Per worker in the shared table of open calls: bot index + 1 (0: none), start of its open call, pid."""
 _SLOTS: Any = None
-"""Shared memory: for each worker, [bot index + 1 (0: none), start of its open call]."""
 _SLOT = -1
+
+
+def new_slots(context: Any, workers: int) -> Any:
+    """The shared table of open calls for ``workers`` worker processes (``context``: a multiprocessing context)."""
+    return context.RawArray("d", FIELDS * workers)
 
 
 def init_worker(slots: Any, counter: Any) -> None:
@@ -170,10 +182,75 @@ def init_worker(slots: Any, counter: Any) -> None:
         _SLOT = counter.value
         counter.value += 1
     _SLOTS = slots
+    slots[FIELDS * _SLOT + 2] = os.getpid()
+
+
+def hard_limit(limit: float) -> float:
+    """Seconds after which a call that the time limit could not interrupt has its worker ended."""
+    return limit * 2 + 1.0
+
+
+class _Alarm:
+    """The time limit as a wall-clock timer (``SIGALRM``), where the system has ``setitimer``."""
+
+    def __init__(self) -> None:
+        if sys.platform != "win32":
+            signal.signal(signal.SIGALRM, _on_alarm)
+
+    def arm(self, seconds: float) -> None:
+        if sys.platform != "win32":
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    def disarm(self) -> None:
+        if sys.platform != "win32":
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise BotTimeout
+
+
+class _Watchdog:
+    """The time limit as a thread of the worker that raises :class:`BotTimeout` in the bot's thread at
+    the deadline (every system; used where there is no ``setitimer``)."""
+
+    def __init__(self) -> None:
+        self.target = threading.get_ident()
+        self.deadline: float | None = None
+        self.armed = 0
+        """Counts the calls armed, so that a late wake-up never stops the next call."""
+        self.changed = threading.Condition()
+        threading.Thread(target=self._watch, name="gemtable-bot-clock", daemon=True).start()
+
+    def arm(self, seconds: float) -> None:
+        with self.changed:
+            self.deadline = time.monotonic() + seconds
+            self.armed += 1
+            self.changed.notify()
+
+    def disarm(self) -> None:
+        with self.changed:
+            self.deadline = None
+            self.changed.notify()
+
+    def _watch(self) -> None:
+        with self.changed:
+            while True:
+                if self.deadline is None:
+                    self.changed.wait()
+                    continue
+                left = self.deadline - time.monotonic()
+                if left > 0:
+                    self.changed.wait(left)
+                    continue
+                self.deadline = None
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target), ctypes.py_object(BotTimeout))
+
+
+def _clock() -> _Alarm | _Watchdog:
+    if sys.platform != "win32" and hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM"):
+        return _Alarm()
+    return _Watchdog()
 
 
 class GuardedBot:
@@ -186,18 +263,20 @@ class GuardedBot:
         self._choose = load(spec)
         self.where = ""
         """The game and seat being decided, for reports."""
-        signal.signal(signal.SIGALRM, _on_alarm)
+        self._clock = _clock()
 
     def choose(self, view: Any, moves: Sequence[str], rng: random.Random) -> str:
         slots, slot = _SLOTS, _SLOT
         if slots is not None and slot >= 0:
-            slots[2 * slot] = self.index + 1
-            slots[2 * slot + 1] = time.monotonic()
-        signal.setitimer(signal.ITIMER_PROF, self.limit * 2 + 1.0)  # the hard stop, in CPU time
-        signal.setitimer(signal.ITIMER_REAL, self.limit)
+            slots[FIELDS * slot] = self.index + 1
+            slots[FIELDS * slot + 1] = time.monotonic()
         started = time.perf_counter()
         try:
-            move = self._choose(view, moves, rng)
+            self._clock.arm(self.limit)
+            try:
+                move = self._choose(view, moves, rng)
+            finally:
+                self._clock.disarm()
         except BotTimeout as exc:
             header = f"bot {self.name!r} took longer than {self.limit:g} s to decide{self.where}; stopped here:\n"
             report = format_user_error(exc, header).replace("gemtable.lab.userbot.BotTimeout", "(stopped: time limit)")
@@ -207,10 +286,8 @@ class GuardedBot:
                 self.name, "error", format_user_error(exc, f"bot {self.name!r} raised an exception{self.where}:\n")
             ) from None
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.setitimer(signal.ITIMER_PROF, 0)
             if slots is not None and slot >= 0:
-                slots[2 * slot] = 0
+                slots[FIELDS * slot] = 0
         if time.perf_counter() - started > self.limit:  # it swallowed the alarm
             raise BotFailure(
                 self.name,
@@ -228,12 +305,51 @@ class GuardedBot:
         return move
 
 
+# --- the guard, in the parent process --------------------------------------------------------
+
+
+class Overseer:
+    """A thread of the parent that ends a worker whose bot call has been open past :func:`hard_limit`
+    (a bot stuck in C code cannot be interrupted from inside its process on any system)."""
+
+    def __init__(self, slots: Any, limit: float, every: float = 0.05) -> None:
+        self.slots = slots
+        self.limit = hard_limit(limit)
+        self.every = every
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="gemtable-bot-overseer", daemon=True)
+
+    def __enter__(self) -> Overseer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def _watch(self) -> None:
+        import psutil
+
+        slots = self.slots
+        while not self.stopped.wait(self.every):
+            now = time.monotonic()
+            for i in range(len(slots) // FIELDS):
+                bot, start, pid = slots[FIELDS * i], slots[FIELDS * i + 1], int(slots[FIELDS * i + 2])
+                if bot and pid and now - start > self.limit:
+                    with contextlib.suppress(psutil.Error):
+                        psutil.Process(pid).kill()  # SIGKILL; TerminateProcess on Windows
+
+
 def killed_report(slots: Any, names: Sequence[str], limit: float) -> BotFailure | None:
     """After a worker died: the user bot whose call had been open longest, if any."""
     if slots is None:
         return None
     now = time.monotonic()
-    open_calls = [(now - slots[2 * i + 1], int(slots[2 * i]) - 1) for i in range(len(slots) // 2) if slots[2 * i]]
+    open_calls = [
+        (now - slots[FIELDS * i + 1], int(slots[FIELDS * i]) - 1)
+        for i in range(len(slots) // FIELDS)
+        if slots[FIELDS * i]
+    ]
     if not open_calls:
         return None
     _, index = max(open_calls)

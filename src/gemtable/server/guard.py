@@ -11,7 +11,7 @@ connection became a WebSocket.  A request not complete by then is closed.  Meanw
 *unfinished* for its address; an address that already has :attr:`Limits.unfinished_per_address` of them has
 its next connection closed at once, before it costs more than a file descriptor for an instant.
 
-Two more things the process does at start (:func:`raise_open_files`, :func:`quiet_floods`): raise its
+Two more things the process does at start (``machine.raise_open_files``, :func:`quiet_floods`): raise its
 open-file soft limit to the hard limit (a laptop's usual 1,024 is a few hundred phones), and rate-limit the
 log, since asyncio's accept loop (CPython 3.11) logs a traceback for every ``accept`` that fails for lack of
 file descriptors — up to uvicorn's backlog of 2,048 of them at each try.
@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import resource
 import time
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from gemtable.machine import raise_open_files
 from gemtable.server.limits import Limits, address_key
 
 log = logging.getLogger("gemtable")
@@ -117,20 +117,6 @@ def guarded_http(guard: Guard) -> type[asyncio.Protocol]:
     return GuardedH11
 
 
-def raise_open_files() -> tuple[int, int]:
-    """Raise this process's open-file soft limit to its hard limit where the system allows; the limits
-    before and after (the same if it could not)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-    if soft == resource.RLIM_INFINITY or soft >= want:
-        return soft, soft
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    except (ValueError, OSError):
-        return soft, soft
-    return soft, want
-
-
 class OncePerInterval(logging.Filter):
     """Lets through the first record of each kind (logger and message template), then at most one of that
     kind per ``seconds``, saying how many like it were held back; the tracebacks of the held-back ones
@@ -168,11 +154,13 @@ def quiet_floods(*names: str, seconds: float = 10.0) -> None:
 def guard_server(limits: Limits) -> dict[str, Any]:
     """Everything above, done for ``gemtable serve``: the open-file limit raised, the log rate-limited, and
     the keyword arguments for ``uvicorn.run`` that install the guarded protocol."""
-    before, after = raise_open_files()
-    if after != before:
-        log.info("open files: raised the limit from %s to %s", before, after)
+    limits_raised = raise_open_files()
+    if limits_raised is None:
+        log.info("open files: this system has no per-process limit to raise; left as it is")
+    elif limits_raised[1] != limits_raised[0]:
+        log.info("open files: raised the limit from %s to %s", *limits_raised)
     quiet_floods("asyncio", "uvicorn.error", "gemtable")
     return {"http": guarded_http(Guard(limits))}
 
 
-__all__ = ["Guard", "OncePerInterval", "guard_server", "guarded_http", "quiet_floods", "raise_open_files"]
+__all__ = ["Guard", "OncePerInterval", "guard_server", "guarded_http", "quiet_floods"]

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
+import socket
+import sqlite3
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import segno
 import uvicorn
 
+from gemtable.machine import FolderBusy, FolderLock, data_home
 from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
@@ -44,26 +49,70 @@ class QuietBadText(logging.Filter):
         return True
 
 
-def default_data() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "gemtable"
-
-
 def data_folder(args: argparse.Namespace) -> Path:
-    return Path(args.data) if args.data else default_data()
+    return Path(args.data) if args.data else data_home()
 
 
-def lock_data(folder: Path) -> object:
-    """One process per data folder: a second one would run the same tables twice."""
-    import fcntl
-
-    folder.mkdir(parents=True, exist_ok=True)
-    handle = (folder / "gemtable.lock").open("w")
+def claim_folder(folder: Path) -> FolderLock:
+    """One process per data folder (a second one would run the same tables twice), and a folder this
+    process can write: either is one plain sentence and exit 1, before anything is printed."""
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = FolderLock(folder).acquire()
+    except FolderBusy:
         raise SystemExit(f"gemtable: another gemtable is already serving {folder}") from None
-    return handle
+    except (OSError, sqlite3.Error) as exc:
+        raise SystemExit(
+            f"gemtable: cannot write to the data folder {folder} ({_why(exc)}): choose another with --data"
+        ) from None
+    return lock
+
+
+def _why(exc: BaseException) -> str:
+    return str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+
+
+def free_port(host: str, port: int) -> int:
+    """The port to serve on, checked before anything is printed by binding it as uvicorn will (an
+    ``SO_REUSEADDR`` socket on POSIX, a plain one on Windows, where that option would let two servers share a
+    port): a busy port, a port this user may not use or an address that is not this machine's is one plain
+    sentence and exit 1.  ``port`` 0: one the system picks.
+
+    uvicorn then binds it itself (its own ``host``/``port`` path: handing it this socket through
+    ``sockets=`` was tried, and under the fuzzer's hostile phones a few connections ended without a close
+    frame that way, docs/deploy.md).  If another program takes the port in the instant between, uvicorn's
+    own error stands, and no address is printed, since :class:`Announcing` speaks only once serving."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.create_server((host, port), family=family) as probe:
+            return int(probe.getsockname()[1])
+    except OSError as exc:
+        if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
+            why = f"port {port} is already in use on this machine (is another gemtable running?)"
+            raise SystemExit(f"gemtable: {why}: stop that program, or choose another port with --port") from None
+        if exc.errno in (errno.EACCES, getattr(errno, "WSAEACCES", -1)):
+            raise SystemExit(
+                f"gemtable: this user may not listen on port {port} ({_why(exc)}): choose a port above 1023 with --port"
+            ) from None
+        if exc.errno in (errno.EADDRNOTAVAIL, getattr(errno, "WSAEADDRNOTAVAIL", -1)):
+            raise SystemExit(f"gemtable: {host} is not an address of this machine: leave --host out") from None
+        raise SystemExit(f"gemtable: cannot listen on {host} port {port} ({_why(exc)})") from None
+    except (socket.gaierror, UnicodeError, ValueError) as exc:
+        raise SystemExit(f"gemtable: cannot listen on {host!r} ({exc})") from None
+
+
+class Announcing(uvicorn.Server):
+    """uvicorn's server, which says where to find it only once it is really serving: the app started
+    (its lifespan) and the socket accepting."""
+
+    def __init__(self, config: uvicorn.Config, ready: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.ready = ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit:
+            self.ready()
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -73,7 +122,7 @@ def serve(args: argparse.Namespace) -> int:
         limits = replace(limits, messages_per_second=args.message_rate, message_burst=3 * args.message_rate)
     redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
     store: Store
-    lock: object | None = None  # held for as long as this process serves its data folder
+    lock: FolderLock | None = None  # held for as long as this process serves its data folder
     if redis_url:
         from gemtable.bus.redis import RedisBus
         from gemtable.store.redis import RedisStore
@@ -82,13 +131,20 @@ def serve(args: argparse.Namespace) -> int:
         lease = 3.0
     else:
         folder = data_folder(args)
-        lock = lock_data(folder)
-        store, bus, node_id = SqliteStore(folder / "gemtable.sqlite3"), None, "embedded"
+        lock = claim_folder(folder)
+        try:
+            store = SqliteStore(folder / "gemtable.sqlite3")
+        except (OSError, sqlite3.Error) as exc:
+            raise SystemExit(
+                f"gemtable: cannot write to the data folder {folder} ({_why(exc)}): choose another with --data"
+            ) from None
+        bus, node_id = None, "embedded"
         lease = EMBEDDED_LEASE  # the data folder is locked to this process: no other node can take over
         where = f"data in {folder}"
+    port = free_port(args.host, args.port)
     try:
         site = Site.from_env(
-            args.port,
+            port,
             args.host,
             getattr(args, "public_url", None),
             getattr(args, "allow_host", None) or [],
@@ -106,17 +162,19 @@ def serve(args: argparse.Namespace) -> int:
         tune_gc=True,
         lease_ttl=lease,
     )
-    host = args.host
-    print("\n" + site.banner(where), flush=True)
-    if site.reachable and not args.no_qr and sys.stdout.isatty():
-        segno.make(site.public_url + "/", error="l").terminal(compact=True)
+
+    def ready() -> None:
+        print("\n" + site.banner(where), flush=True)
+        if site.reachable and not args.no_qr and sys.stdout.isatty():
+            segno.make(site.public_url + "/", error="l").terminal(compact=True)
+
     logging.getLogger("uvicorn.error").addFilter(QuietBadText())
     guarded = guard_server(limits)  # half-sent requests, the open-file limit, a flooding log
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         **guarded,
-        host=host,
-        port=args.port,
+        host=args.host,
+        port=port,
         log_level="warning",
         ws=WS_IMPL,
         ws_max_size=MAX_FRAME,
@@ -124,5 +182,7 @@ def serve(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         lifespan="on",
     )
-    del lock
+    Announcing(config, ready).run()
+    if lock is not None:
+        lock.release()
     return 0

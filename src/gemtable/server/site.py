@@ -19,7 +19,9 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-from collections.abc import Iterable
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -50,8 +52,37 @@ VIRTUAL_PREFIXES = (
     "awdl",
     "llw",
     "bridge",
+    "vmenet",
+    "vnic",
+    "feth",
+    "anpi",
+    "gif",
+    "stf",
 )
-"""Interfaces of containers, virtual machines and VPNs: phones in the room are not on those networks."""
+"""Interfaces of containers, virtual machines and VPNs: phones in the room are not on those networks
+(by how Linux and macOS name them: ``docker0``, ``utun3``, ``bridge100``…)."""
+
+VIRTUAL_WORDS = (
+    "virtual",
+    "vethernet",
+    "hyper-v",
+    "vmware",
+    "vpn",
+    "tailscale",
+    "zerotier",
+    "wireguard",
+    "openvpn",
+    "wintun",
+    "tap-windows",
+    "npcap",
+    "loopback",
+    "bluetooth",
+    "teredo",
+    "isatap",
+    "wsl",
+)
+"""The same by words in Windows' names of them (``vEthernet (WSL)``, ``VirtualBox Host-Only Network``,
+``VMware Network Adapter VMnet8``, ``Tailscale``, ``OpenVPN Wintun``…)."""
 
 
 class SiteError(ValueError):
@@ -69,25 +100,78 @@ class Interface:
     """Whether this interface carries the default route (the one the laptop's Wi-Fi usually is)."""
 
 
+@dataclass(frozen=True)
+class DefaultRoute:
+    """Where the IPv4 default route leaves this machine: by its interface's name (Linux, macOS), or by the
+    interface's address (Windows' route table names interfaces by their address)."""
+
+    interface: str | None = None
+    address: str | None = None
+
+
+def interfaces_from(
+    addresses: Mapping[str, Iterable[tuple[int, str]]], up: Mapping[str, bool], route: DefaultRoute | None
+) -> list[Interface]:
+    """Interfaces from a table of ``name → [(family, address)]`` (psutil's ``net_if_addrs``, or a recorded
+    one), which of them are up, and the default route."""
+    found: list[Interface] = []
+    for name, entries in addresses.items():
+        pairs = [(family, address.split("%")[0]) for family, address in entries]
+        ips = [a for f, a in pairs if f in (socket.AF_INET, socket.AF_INET6)]
+        default = route is not None and (
+            name == route.interface or (route.address is not None and route.address in ips)
+        )
+        found.extend(Interface(name, address, up.get(name, True), default) for address in ips)
+    return found
+
+
 def machine_interfaces() -> list[Interface]:
     """This machine's interface addresses (IPv4 and IPv6), and which interface has the default route."""
     import psutil
 
-    default = default_route_interface()
     stats = psutil.net_if_stats()
-    found: list[Interface] = []
-    for name, addresses in psutil.net_if_addrs().items():
-        up = stats[name].isup if name in stats else True
-        for entry in addresses:
-            if entry.family in (socket.AF_INET, socket.AF_INET6):
-                found.append(Interface(name, entry.address.split("%")[0], up, name == default))
-    return found
+    addresses = {
+        name: [(entry.family, entry.address) for entry in entries] for name, entries in psutil.net_if_addrs().items()
+    }
+    return interfaces_from(addresses, {name: stat.isup for name, stat in stats.items()}, default_route())
+
+
+def default_route(system: str = sys.platform, run: Callable[[list[str]], str] | None = None) -> DefaultRoute | None:
+    """The IPv4 default route from the system's own routing table — never by sending anything anywhere:
+    Linux's ``/proc/net/route``, ``route -n get default`` on macOS and the BSDs, ``route print -4`` on
+    Windows.  None where there is none, or the table cannot be read."""
+    command = run or _output
+    if system.startswith("linux"):
+        name = default_route_interface()
+        return DefaultRoute(interface=name) if name else None
+    if system == "win32":
+        root = os.environ.get("SYSTEMROOT", r"C:\Windows")
+        return windows_default_route(command([os.path.join(root, "System32", "route.exe"), "print", "-4"]))
+    if system == "darwin" or "bsd" in system:
+        return bsd_default_route(command(["/sbin/route", "-n", "get", "default"]))
+    return None
+
+
+def _output(command: list[str]) -> str:
+    try:
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            encoding="utf-8",  # only its numbers and interface names are read; a console code page is replaced
+            errors="replace",
+            timeout=3,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout if done.returncode == 0 else ""
 
 
 def default_route_interface(route_table: Path = Path("/proc/net/route")) -> str | None:
     """The interface of the IPv4 default route, from Linux's routing table; None elsewhere or if none."""
     try:
-        lines = route_table.read_text().splitlines()[1:]
+        lines = route_table.read_text("ascii", "replace").splitlines()[1:]
     except OSError:
         return None
     for line in lines:
@@ -95,6 +179,32 @@ def default_route_interface(route_table: Path = Path("/proc/net/route")) -> str 
         if len(fields) > 7 and fields[1] == "00000000" and fields[7] == "00000000":
             return fields[0]
     return None
+
+
+def bsd_default_route(text: str) -> DefaultRoute | None:
+    """From ``route -n get default`` (macOS, the BSDs): its ``interface:`` line."""
+    for line in text.splitlines():
+        key, _, value = line.strip().partition(":")
+        if key == "interface" and value.strip():
+            return DefaultRoute(interface=value.strip())
+    return None
+
+
+def windows_default_route(text: str) -> DefaultRoute | None:
+    """From ``route print -4`` (Windows, in any language: only the numbers are read): the active route to
+    ``0.0.0.0/0`` with the lowest metric, named by its interface's address."""
+    best: tuple[int, str] | None = None
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) < 5 or fields[0] != "0.0.0.0" or fields[1] != "0.0.0.0" or not fields[4].isdigit():
+            continue  # (persistent routes have no interface column: "0.0.0.0 0.0.0.0 192.168.1.1 Default")
+        try:
+            ipaddress.IPv4Address(fields[3])
+        except ValueError:
+            continue
+        if best is None or int(fields[4]) < best[0]:
+            best = (int(fields[4]), fields[3])
+    return DefaultRoute(address=best[1]) if best else None
 
 
 def phone_addresses(interfaces: Iterable[Interface]) -> list[str]:
@@ -114,7 +224,8 @@ def phone_addresses(interfaces: Iterable[Interface]) -> list[str]:
             continue
         if ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast:
             continue
-        virtual = iface.name.lower().startswith(VIRTUAL_PREFIXES)
+        lower = iface.name.lower()
+        virtual = lower.startswith(VIRTUAL_PREFIXES) or any(word in lower for word in VIRTUAL_WORDS)
         if iface.default_route and not virtual:
             rank = 0
         elif not virtual and ip.is_private:
@@ -295,11 +406,16 @@ class Site:
 
 
 __all__ = [
+    "DefaultRoute",
     "Interface",
     "Site",
     "SiteError",
+    "bsd_default_route",
+    "default_route",
     "default_route_interface",
+    "interfaces_from",
     "machine_interfaces",
     "normal_origin",
     "phone_addresses",
+    "windows_default_route",
 ]
