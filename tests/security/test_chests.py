@@ -16,7 +16,7 @@ from tests.server.harness import ServerProcess
 from tests.server.test_game_flow import play_until_over, run
 
 ROOT = Path(__file__).resolve().parents[2]
-I18N = ROOT / "src" / "gemtable" / "web" / "static" / "i18n"
+TEXTS = ROOT / "src" / "gemtable" / "games" / "expedition" / "web"
 
 
 def count_chests(frames: list[str]) -> tuple[dict[int, int], list[dict[str, Any]]]:
@@ -78,8 +78,8 @@ def test_the_rules_and_the_phone_do_not_call_a_chest_secret() -> None:
     says only that the others' phones do not show it."""
     words = {"en": "keeps count", "hu": "számolja", "ja": "数えていれば"}
     for lang, word in words.items():
-        texts = json.loads((I18N / f"{lang}.json").read_text())
+        texts = json.loads((TEXTS / f"texts.{lang}.json").read_text())
         assert word in texts["rules.exp.camp"], lang
-    assert json.loads((I18N / "en.json").read_text())["exp.chest_secret"] == "not shown on the others' phones"
+    assert json.loads((TEXTS / "texts.en.json").read_text())["exp.chest_secret"] == "not shown on the others' phones"
     doc = (ROOT / "docs" / "security.md").read_text()
     assert "Chests can be counted" in doc

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from gemtable.games import find_game
+from gemtable.games import find_game, find_manifest
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import RESULTS, Settings, Status, Table, table_view
 from gemtable.table.view import encoded_views
@@ -37,7 +37,7 @@ def make_settings(
     script: list[list[str]] | None = None,
 ) -> Settings:
     kind = find_game(game)
-    preset = preset or kind.presets()[0]
+    preset = preset or find_manifest(game).preset(None).name
     options = options or {}
     return Settings(game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script)
 

@@ -26,9 +26,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from gemtable.bots import bot_names, bot_person_names, make_bot
+from gemtable.bots import bot_names, bot_person_names, make_bot, stand_in
 from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON
+from gemtable.table.errors import TableError
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
 from gemtable.table.people import Person, Status
@@ -54,15 +55,6 @@ MISSED_TURNS = 2
 phone is gone, a bot plays that seat until its person is back."""
 MAX_WATCHERS = 24
 """People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
-
-
-class TableError(ValueError):
-    """A command the table refuses; ``code`` is for machines, the message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -213,9 +205,6 @@ class Table:
 
     def in_game(self) -> bool:
         return self.phase in (PLAYING, PAUSE)
-
-    def seat_of(self, pid: int) -> int | None:
-        return self.people[pid].seat if pid in self.people else None
 
     def person_at_seat(self, seat: int) -> Person | None:
         for person in self.people.values():
@@ -504,8 +493,8 @@ class Table:
         self._settle(now)
 
     def _stand_in_move(self, game: GameState, seat: int) -> str:
-        """The move a bot makes for a person whose phone stays gone (the game's first listed bot)."""
-        bot = make_bot(self.kind.name, bot_names(self.kind.name)[0])
+        """The move a bot makes for a person whose phone stays gone (the bot the game's manifest names)."""
+        bot = stand_in(self.kind.name)
         return bot.choose(game.view(seat), game.legal_moves(seat), self._bot_random(seat))
 
     def _absent_host(self, now: float) -> None:
