@@ -12,7 +12,11 @@ first create a table of their own and join it as its host, so that host
 commands get fuzzed too.  The server runs with its production limits.
 
 Meanwhile, in their own thread, honest players (the Python client) play whole
-games at tables where the hostile phones also look on, join and shout.
+games at tables where the hostile phones also look on, join and shout: one
+honest table of every game the server hosts (and this process knows the probes
+of), then round again, each game played through its probes
+(``gemtable.games.api.Probes``).  The hostile phones' moves are the games' own
+moves and mutations of them; the report counts the honest games per game.
 
 What must hold afterwards (:class:`FuzzReport` lists every breach in ``problems``):
 
@@ -21,17 +25,17 @@ What must hold afterwards (:class:`FuzzReport` lists every breach in ``problems`
 * every frame anyone received is a well-formed server message with a known
   type and error code, every close has an allowed code, no hostile phone was
   ever sent a seat token but its own, nor welcomed into an honest seat;
-* every ``state`` anyone received keeps the table's invariants
-  (:func:`view_problems`); every table's event log (read from the server's
-  SQLite file) rebuilds into the table the server shows; every finished game's
-  record replays to its recorded scores, with no gem created or lost;
+* every ``state`` anyone received keeps the table's invariants and its game's
+  (:func:`tools.oracles.view_problems`); every table's event log (read from the
+  server's SQLite file) rebuilds into the table the server shows; every finished
+  game's record replays to its recorded scores, with nothing of the game (gems,
+  tiles) created or lost;
 * every honest player finished their games, received no error, played exactly
   the choices they meant (checked against the record), and saw the scores the
   replay gives.
 
-The module also holds those checks (:func:`view_problems`,
-:func:`record_problems`, :func:`moves_by_decision`, :func:`rebuilt_views`),
-which the soak and the security tests share.  Hypothesis is a test dependency:
+The checks themselves are :mod:`tools.oracles`, which the soak and the security
+tests share.  Hypothesis is a test dependency:
 ``pip install gemtable[test]`` to run this tool (from the repository: it is not installed with gemtable).
 """
 
@@ -44,28 +48,35 @@ import http.client
 import json
 import random
 import re
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import websockets
 
-from gemtable.games import GameError, GameRecord, default_game, find_game, replay
+from gemtable.bots import bot_names
+from gemtable.games import default_game, find_manifest
 from gemtable.server import protocol as wire
-from gemtable.table.view import PERSON_KEYS
+from tools.oracles import (
+    log_problems,
+    moves_by_decision,
+    normal_view,
+    playable,
+    probes,
+    rebuilt_views,
+    record_problems,
+    view_problems,
+)
 
 # --- what must hold ------------------------------------------------------------------------------
 
-PHASES = {"lobby", "playing", "pause", "results"}
-STATUSES = {"seated", "waiting", "away", "watching", "gone"}
 SERVER_TYPES = {message.__struct_config__.tag for message in wire.ServerMessage.__args__}
 ERROR_CODES = {
     "bad-json",
@@ -116,193 +127,9 @@ CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000, 4003}
 many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone, banned."""
 ROOT = Path(__file__).resolve().parents[1]
 """The repository, where ``python -m tools`` finds this folder."""
-TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")
 
 T = TypeVar("T")
 D = TypeVar("D")
-Key = tuple[int, int]
-"""A decision in one game: (cave, cards on the path)."""
-
-
-def view_problems(view: Any, own_choice: str | bool | None = True) -> list[str]:
-    """What is wrong with one table view (``state.table``).
-
-    ``own_choice``: the choice the recipient has made for the decision open now (None: none);
-    ``True`` when not known — then ``me.choice`` may be any move."""
-    if not isinstance(view, dict):
-        return ["a state's table is not an object"]
-    out: list[str] = []
-    if view.get("phase") not in PHASES:
-        out.append(f"unknown phase {view.get('phase')!r}")
-    people = view.get("people")
-    if not isinstance(people, list):
-        return [*out, "people is not a list"]
-    ids = [p.get("id") for p in people]
-    if len(set(ids)) != len(ids):
-        out.append(f"people ids repeat: {ids}")
-    chairs = [p["chair"] for p in people if p.get("chair") is not None]
-    if len(set(chairs)) != len(chairs):
-        out.append(f"two people in one chair: {chairs}")
-    if any(not isinstance(c, int) or not 0 <= c < int(view.get("chairs") or 0) for c in chairs):
-        out.append(f"a chair out of range: {chairs}")
-    seats = [p["seat"] for p in people if p.get("seat") is not None]
-    if len(set(seats)) != len(seats):
-        out.append(f"two people in one seat: {seats}")
-    names = [str(p.get("name", "")).casefold() for p in people if p.get("status") != "gone" and not p.get("bot")]
-    if len(set(names)) != len(names):
-        out.append("two people share a name")
-    for p in people:
-        out += _person_problems(p)
-    host = view.get("host")
-    hosts = [p for p in people if p.get("id") == host]
-    if host is not None and hosts and (hosts[0].get("bot") or hosts[0].get("status") == "gone"):
-        out.append("the host is a bot or gone")
-    watching = {p.get("id") for p in people if p.get("status") == "watching"}
-    if set(view.get("queue") or []) - watching:
-        out.append("someone in the queue is not watching")
-    remaining = view.get("remaining_ms")
-    if remaining is not None and (not isinstance(remaining, int) or remaining < 0):
-        out.append(f"remaining_ms is {remaining!r}")
-    if view.get("paused") is not None and remaining is not None:
-        out.append("a paused table's clock runs")
-    news = view.get("news")
-    if not isinstance(news, list) or any(not isinstance(n, dict) or "id" not in n or "kind" not in n for n in news):
-        out.append(f"news is not a list of notices: {news!r}"[:200])
-    return out + _me_problems(view, people, own_choice) + _game_problems(view)
-
-
-def _person_problems(p: dict[str, Any]) -> list[str]:
-    out = []
-    if p.get("status") not in STATUSES:
-        out.append(f"unknown status {p.get('status')!r}")
-    for flag in ("chosen", "to_act", "connected", "bot_plays"):
-        if type(p.get(flag)) is not bool:
-            out.append(f"people[].{flag} is not a bool: {p.get(flag)!r}")
-    if p.get("chosen") and not p.get("to_act"):
-        out.append("someone has chosen without being asked to")
-    if p.get("status") == "watching" and p.get("chair") is not None:
-        out.append("a watcher holds a chair")
-    if set(p) - PERSON_KEYS:
-        out.append(f"people[] carries more than it should: {sorted(p)}")
-    return out
-
-
-def _me_problems(view: dict[str, Any], people: list[dict[str, Any]], own_choice: str | bool | None) -> list[str]:
-    me = view.get("me")
-    if me is None:
-        return []
-    out = []
-    if me.get("bans") and not me.get("host"):
-        out.append("someone who is not the host is shown the bans")
-    mine = [p for p in people if p.get("id") == me.get("id")]
-    choice = me.get("choice")
-    if choice is not None and mine and not mine[0].get("chosen"):
-        out.append("me.choice is set but people[] says I have not chosen")
-    if choice is not None and not (isinstance(choice, str) and 0 < len(choice) <= 64):
-        out.append(f"me.choice is not a move: {choice!r}")
-    if own_choice is not True and choice is not None and choice != own_choice:
-        out.append(f"me.choice {choice!r} is not the choice this phone made ({own_choice!r})")
-    return out
-
-
-def _game_problems(view: dict[str, Any]) -> list[str]:
-    state = view.get("state")
-    if not isinstance(state, dict):
-        return []
-    out = []
-    over = state.get("phase") == "over"
-    me = view.get("me")
-    my_seat = me.get("seat") if me else None
-    if state.get("seat") != my_seat:
-        out.append(f"the game's view is for seat {state.get('seat')!r}, the recipient's is {my_seat!r}")
-    for player in state.get("players", []):
-        mine = player.get("seat") == my_seat and my_seat is not None
-        if not over and not mine and (player.get("chest") is not None or player.get("chest_by_cave") is not None):
-            out.append(f"seat {player.get('seat')}'s chest shows before the end")
-        if "carried" in player and (not isinstance(player["carried"], int) or player["carried"] < 0):
-            out.append("a negative carried count")
-    if not over and (state.get("scores") is not None or state.get("winners") is not None):
-        out.append("scores before the end")
-    if any(not isinstance(card.get("gems"), int) or card["gems"] < 0 for card in state.get("path", [])):
-        out.append("negative gems on the path")
-    for secret in ("deck", "pile", "order", "seed", "unseen", "choices", "pending", "script", "inputs"):
-        if secret in state or secret in view:
-            out.append(f"a view carries {secret!r}")
-    return out
-
-
-def record_problems(record: Any, scores_seen: list[int] | None = None) -> tuple[list[str], int]:
-    """What is wrong with a finished game's record, and how many gems went missing (or appeared)."""
-    try:
-        parsed = GameRecord.from_json(record)
-        state: Any = replay(parsed)
-    except GameError as exc:
-        return [f"the record does not replay: {exc}"], 0
-    out = []
-    lost = 0
-    if not state.is_over():
-        out.append("the record replays to an unfinished game")
-    if parsed.scores != state.scores():
-        out.append(f"recorded scores {parsed.scores} != replayed {state.scores()}")
-        lost += abs(sum(parsed.scores or []) - sum(state.scores()))
-    if sorted(parsed.winners or []) != sorted(state.winners()):
-        out.append(f"recorded winners {parsed.winners} != replayed {state.winners()}")
-    if scores_seen is not None and scores_seen != state.scores():
-        out.append(f"the players saw scores {scores_seen}, the replay gives {state.scores()}")
-        lost += abs(sum(scores_seen) - sum(state.scores()))
-    if hasattr(state, "revealed"):  # a game of gems found on a path: none may appear or vanish
-        kept = sum(state.chest) + sum(state.carried) + state.lost + state.returned
-        if kept != state.revealed:
-            out.append(f"{state.revealed} gems revealed, but {kept} banked, carried, lost or left on the path")
-            lost += abs(kept - state.revealed)
-    return out, lost
-
-
-def moves_by_decision(record: Any) -> dict[int, dict[Key, str]]:
-    """For each seat, the move the record holds at each decision (cave, cards on the path)."""
-    parsed = GameRecord.from_json(record)
-    state: Any = find_game(parsed.game).new(parsed.rules, parsed.seats, parsed.seed, parsed.script)
-    out: dict[int, dict[Key, str]] = {}
-    for item in parsed.inputs:
-        if item[0] == "round":
-            state.start_round([int(s) for s in item[1]])
-            continue
-        seat, move = int(item[0]), str(item[1])
-        out.setdefault(seat, {})[(state.cave, len(state.path))] = move
-        state.apply(seat, move)
-    return out
-
-
-def normal_view(view: dict[str, Any]) -> dict[str, Any]:
-    """A view without what depends on the moment it was made, or on connections (not in the log)."""
-    copy: dict[str, Any] = json.loads(json.dumps(view))
-    copy.pop("remaining_ms", None)
-    for person in copy.get("people", []):
-        person.pop("connected", None)
-    return copy
-
-
-def rebuilt_views(db: Path, codes: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Tables rebuilt from their logs in the server's SQLite file: their spectator views (normalized)."""
-    from gemtable.table import Table, table_view
-
-    out = {}
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        wanted = list(codes) if codes is not None else [c for (c,) in con.execute("SELECT code FROM tables")]
-        for code in wanted:
-            rows = con.execute("SELECT body FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
-            if rows:
-                table = Table.rebuild([json.loads(body) for (body,) in rows], 0.0)
-                out[code] = normal_view(table_view(table, None, 0.0))
-    finally:
-        con.close()
-    return out
-
-
-def log_problems(text: str) -> list[str]:
-    """Tracebacks and error lines in a server log."""
-    return [f"server log: {line.strip()[:200]}" for line in text.splitlines() if TRACEBACK.search(line)][:20]
 
 
 def normal_code(code: str) -> str:
@@ -367,10 +194,10 @@ class Target:
         except ValueError:
             return status, body
 
-    def create_table(self, source: str, **settings: Any) -> str:
+    def create_table(self, source: str, game: str | None = None, **settings: Any) -> str:
         """A new table from ``source``; without a start countdown unless ``settings`` give one (the tools
         play games, and would wait for it at every start)."""
-        body = json.dumps({"game": default_game(), "countdown": 0, **settings}).encode()
+        body = json.dumps({"game": game or default_game(), "countdown": 0, **settings}).encode()
         status, body, _ = self.request("POST", "/api/tables", body, source=source)
         if status != 201:
             raise RuntimeError(f"creating a table from {source}: HTTP {status} {body[:200]!r}")
@@ -423,8 +250,31 @@ class Pool:
 Frame = tuple[str, Any]
 """("text", str), ("binary", bytes), ("raw-text", bytes: a text frame, maybe not UTF-8), ("fragments", [str])."""
 
-MOVES = ["deeper", "camp", "deeper", "camp", "", "Deeper", "DEEPER", "wait", "deeper ", "camp\u0000", "null"]
-BOTS = ["random", "cautious", "odds", "montecarlo", "", "human", "../../etc/passwd", "Random"]
+JUNK_MOVES = ["", "wait", "null", "0", "-1", "9,9,9", "\u0000", " "]
+JUNK_BOTS = ["", "human", "../../etc/passwd", "__proto__", "threshold=", "threshold=-1"]
+
+
+def game_moves(games: Sequence[str]) -> list[str]:
+    """Moves of every game fuzzed, taken from the start of a game of each (no game's words written here), each
+    twice, and mutated: in capitals, with a space, with a NUL; then junk."""
+    moves: list[str] = []
+    for name in games:
+        manifest = find_manifest(name)
+        state = manifest.game.new(manifest.rules_json(None, {}), manifest.game.seats_per_game, 1)
+        if state.needs_roster():
+            state.start_round(range(manifest.game.min_seats))
+        legal = [move for seat in sorted(state.to_act()) for move in state.legal_moves(seat)][:3]
+        moves += [*legal, *legal, *(m.upper() for m in legal), *(m + " " for m in legal)]
+        moves += [m + "\u0000" for m in legal]
+    return [*dict.fromkeys(moves), *JUNK_MOVES]
+
+
+def game_bots(games: Sequence[str]) -> list[str]:
+    """Every bot of every game fuzzed, one capitalised, then junk."""
+    names = list(dict.fromkeys(name for game in games for name in bot_names(game)))
+    return [*names, *(name.capitalize() for name in names[:1]), *JUNK_BOTS]
+
+
 SMUGGLED = ["seat", "person", "player", "token", "chair", "id", "as", "__proto__", "constructor", "me", "host"]
 
 
@@ -444,11 +294,13 @@ class Strategies:
     that come from the run (codes, tokens, decisions, earlier frames) are drawn as an index into the
     pool and looked up after the draw (:func:`_pick`), with a fixed stand-in while the pool is empty."""
 
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, games: Sequence[str]) -> None:
         from hypothesis import strategies as st
 
         self.st = st
         self.pool = pool
+        self.moves = game_moves(games)
+        self.bots = game_bots(games)
         self.index = st.integers(0, 1 << 16)
         scalars = (
             st.none()
@@ -555,11 +407,11 @@ class Strategies:
             msg["code"] = self.code(data)
             msg["name"] = self.name(data)
         elif kind == "choose":
-            msg["move"] = data.draw(st.sampled_from(MOVES))
+            msg["move"] = data.draw(st.sampled_from(self.moves))
             if data.draw(st.booleans()):
                 msg["decision"] = self.decision(data)
         elif kind == "add_bot":
-            msg["bot"] = data.draw(st.sampled_from(BOTS))
+            msg["bot"] = data.draw(st.sampled_from(self.bots))
         elif kind == "remove_bot":
             msg["chair"] = data.draw(st.integers(-2, 9))
         return msg
@@ -852,12 +704,12 @@ class _Phone:
             if isinstance(view, dict) and isinstance(view.get("decision"), int):
                 pool.decisions.append(view["decision"])
         elif kind == "chosen":
-            people, choice = msg.get("people"), msg.get("choice", "camp")
+            people, choice = msg.get("people"), msg.get("choice")
             if (
                 not isinstance(msg.get("seq"), int)
                 or not isinstance(people, list)
                 or not all(isinstance(p, int) for p in people)
-                or choice not in ("deeper", "camp")
+                or (choice is not None and not (isinstance(choice, str) and 0 < len(choice) <= 64))
             ):
                 stats.problem(f"a malformed chosen message: {raw[:160]!r}")
 
@@ -880,14 +732,18 @@ class _Phone:
 # --- honest players, in a thread of their own --------------------------------------------------------
 
 
+Key = tuple[int, ...]
+"""A decision at a table: the game's number, then what the game's probes say identifies the decision."""
+
+
 @dataclass
 class HonestPlayer:
     name: str
-    camp_at: int
-    """Walks out once the path holds this many cards."""
+    rng: random.Random
+    """Its own dice for the game's honest moves."""
     client: Any = None
-    intended: dict[tuple[int, int, int], str] = field(default_factory=dict)
-    """(game, cave, cards on the path) → the move sent."""
+    intended: dict[Key, str] = field(default_factory=dict)
+    """(game, *decision) → the move sent."""
     finals: dict[int, tuple[int | None, list[int]]] = field(default_factory=dict)
     """game → (this player's seat, the scores shown at the end)."""
     problems: list[str] = field(default_factory=list)
@@ -897,6 +753,7 @@ class HonestPlayer:
 @dataclass
 class HonestTable:
     address: str
+    game: str
     code: str = ""
     players: list[HonestPlayer] = field(default_factory=list)
     done: bool = False
@@ -914,11 +771,14 @@ class HonestPlay(threading.Thread):
         min_games: int,
         seconds: float = 2.0,
         base: int = 77,
+        games: Sequence[str] = (),
     ) -> None:
         super().__init__(daemon=True, name="honest-players")
         self.target = target
         self.pool = pool
-        self.tables = [HonestTable(loopback(base, i)) for i in range(tables)]
+        games = list(games) or [default_game()]
+        count = max(tables, len(games))  # every game at one table at least
+        self.tables = [HonestTable(loopback(base, i), games[i % len(games)]) for i in range(count)]
         self.players = players
         self.min_games = min_games
         self.seconds = seconds
@@ -934,12 +794,13 @@ class HonestPlay(threading.Thread):
             self.ready.set()
 
     async def _main(self) -> None:
-        for table in self.tables:
+        for number, table in enumerate(self.tables):
             table.code = await asyncio.to_thread(
-                self.target.create_table, table.address, seconds=self.seconds, pause=0.5
+                self.target.create_table, table.address, table.game, seconds=self.seconds, pause=0.5
             )
-            for i in range(self.players):
-                player = HonestPlayer(f"Honest {i + 1}", camp_at=2 + i)
+            game = find_manifest(table.game).game
+            for i in range(min(max(self.players, game.min_seats), game.max_seats)):
+                player = HonestPlayer(f"Honest {i + 1}", random.Random(f"{number}/{i}"))
                 ws = await open_ws(self.target, table.address)
                 from gemtable.client import Client
 
@@ -989,8 +850,8 @@ class HonestPlay(threading.Thread):
 
     async def _choose(self, player: HonestPlayer, state: dict[str, Any]) -> None:
         game = state["state"]
-        move = "camp" if len(game["path"]) >= player.camp_at else "deeper"
-        player.intended[(state["game_number"], game["cave"], len(game["path"]))] = move
+        move = probes(str(game["game"])).honest_move(game, state["me"]["moves"], player.rng, False)
+        player.intended[decision_key(state)] = move
         text = wire.encode(wire.Choose(move=move, decision=state["decision"])).decode()
         self._sent(text)
         await player.client.send_raw(text)
@@ -1010,8 +871,7 @@ class HonestPlay(threading.Thread):
                 view = msg["table"]
                 own: str | bool | None = True
                 if view.get("phase") == "playing" and view.get("state"):
-                    game = view["state"]
-                    own = player.intended.get((view["game_number"], game["cave"], len(game["path"])))
+                    own = player.intended.get(decision_key(view))
                 player.problems += [f"state: {p}" for p in view_problems(view, own)]
                 if view.get("phase") == "results" and view["game_number"] not in player.finals:
                     me = view.get("me") or {}
@@ -1023,8 +883,13 @@ def _open_decision(state: dict[str, Any], player: HonestPlayer) -> bool:
     me = state.get("me")
     if state.get("phase") != "playing" or not me or not me.get("moves") or me.get("choice") is not None:
         return False
-    game = state["state"]
-    return (state["game_number"], game["cave"], len(game["path"])) not in player.intended
+    return decision_key(state) not in player.intended
+
+
+def decision_key(view: dict[str, Any]) -> Key:
+    """The decision a table's view shows open: its game's number, and the decision as the game's probes see it."""
+    game = view["state"]
+    return (int(view["game_number"]), *probes(str(game["game"])).decision(game))
 
 
 # --- the whole run --------------------------------------------------------------------------------------
@@ -1047,6 +912,17 @@ class FuzzOptions:
     lane: int = 0
     """Which of up to :data:`LANES` fuzzers beside each other against one server this is: each has
     loopback addresses of its own (``--clients``)."""
+    games: tuple[str, ...] = ()
+    """The games the honest tables play, in turn (default: every game the server hosts that this process has
+    the probes of)."""
+
+
+def server_games(target: Target) -> list[str]:
+    """The games the server at ``target`` hosts (``/api/games``) that this process can play through probes."""
+    status, catalogue = target.json("/api/games")
+    if status != 200 or not isinstance(catalogue, dict):
+        return []
+    return playable(str(game.get("name")) for game in catalogue.get("games", []) if isinstance(game, dict))
 
 
 LANES = 4
@@ -1073,6 +949,8 @@ class FuzzReport:
     """Tables whose final state broke an invariant or is not what their event log rebuilds."""
     memory_kib: dict[str, int] = field(default_factory=dict)
     """The server's resident memory at the start and at the end (when its process id is known)."""
+    by_game: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per game: the honest games played, the records checked, the gems (or tiles) lost."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -1102,16 +980,26 @@ def run_fuzz(
     if pid is not None:
         memory["start"] = rss_kib(pid) or 0
     pool, stats = Pool(), FuzzStats()
+    names = list(options.games) if options.games else server_games(target)
+    if not names:
+        raise RuntimeError("the server hosts no game this process has the probes of")
     lane = 3 * options.lane  # bases 77-79 (+3 a lane) for the honest, the sandbox and the spectators
     honest = HonestPlay(
-        target, pool, options.honest_tables, options.honest_players, options.min_games, options.seconds, 77 + lane
+        target,
+        pool,
+        options.honest_tables,
+        options.honest_players,
+        options.min_games,
+        options.seconds,
+        77 + lane,
+        names,
     )
     honest.start()
     if not honest.ready.wait(120) or honest.failure is not None:
         raise RuntimeError(f"the honest players could not sit down: {honest.failure!r}")
-    for i in range(2):
-        pool.sandbox_codes.append(target.create_table(loopback(78 + lane, i), seconds=2, pause=0.5))
-    strategies = Strategies(pool)
+    for i, game in enumerate(names * 2 if len(names) == 1 else names):
+        pool.sandbox_codes.append(target.create_table(loopback(78 + lane, i), game, seconds=2, pause=0.5))
+    strategies = Strategies(pool, names)
     loop = asyncio.new_event_loop()
     addresses = _Addresses(random.Random(options.seed), 100 + 20 * options.lane)
 
@@ -1146,7 +1034,7 @@ def run_fuzz(
         stats.problem(f"the honest players failed: {honest.failure!r}")
     if pid is not None:
         memory["end of fuzzing"] = rss_kib(pid) or 0
-    games, checked, lost, broken = _verify(target, honest, pool, stats, data, 79 + lane)
+    games, checked, lost, broken, by_game = _verify(target, honest, pool, stats, data, 79 + lane)
     died = alive is not None and not alive()
     if died:
         stats.problem("the server process died")
@@ -1173,6 +1061,7 @@ def run_fuzz(
         int(died) + stats.errors.get("server-error", 0),
         broken,
         memory,
+        by_game,
     )
 
 
@@ -1195,11 +1084,17 @@ class _Addresses:
 
 def _verify(
     target: Target, honest: HonestPlay, pool: Pool, stats: FuzzStats, data: Path | None, spectators: int = 79
-) -> tuple[int, int, int, list[str]]:
+) -> tuple[int, int, int, list[str], dict[str, dict[str, int]]]:
     """Honest players' games against their records, every finished game's record, every table's log;
-    the games, the records checked, the gems lost, and the tables found broken."""
+    the games, the records checked, the gems lost, the tables found broken, and those figures per game."""
     games = checked = lost = 0
     broken: set[str] = set()
+    by_game: dict[str, dict[str, int]] = {}
+
+    def count(game: str, figure: str, n: int = 1) -> None:
+        figures = by_game.setdefault(game, {"honest_games": 0, "games_checked": 0, "lost_gems": 0})
+        figures[figure] += n
+
     seen_scores: dict[tuple[str, int], list[int]] = {}
     for table in honest.tables:
         for player in table.players:
@@ -1209,6 +1104,7 @@ def _verify(
                 stats.problem(f"{table.code} {player.name} finished {len(player.finals)} games")
         for number in sorted(table.players[0].finals if table.players else {}):
             games += 1
+            count(table.game, "honest_games")
             status, record = target.json(f"/api/tables/{table.code}/games/{number}")
             if status != 200:
                 stats.problem(f"{table.code} game {number}: no record (HTTP {status})")
@@ -1222,12 +1118,12 @@ def _verify(
                 if seat is None or record.get("names", {}).get(str(seat)) != player.name:
                     stats.problem(f"{table.code} game {number}: {player.name} is not at seat {seat} of the record")
                     continue
-                for (game, cave, path), move in player.intended.items():
-                    held = moves.get(seat, {}).get((cave, path))
+                for (game, *decision), move in player.intended.items():
+                    held = moves.get(seat, {}).get(tuple(decision))
                     if game == number and held != move:
                         stats.problem(
-                            f"{table.code} game {number}: {player.name} chose {move} at cave {cave}, "
-                            f"card {path}; the record holds {held}"
+                            f"{table.code} game {number} ({table.game}): {player.name} chose {move} at decision "
+                            f"{decision}; the record holds {held}"
                         )
     codes = list(dict.fromkeys([*pool.honest_codes, *pool.sandbox_codes]))
     views = asyncio.run(spectate(target, codes, spectators))
@@ -1243,12 +1139,14 @@ def _verify(
             checked += 1
             problems, missing = record_problems(record, seen_scores.get((code, number)))
             lost += missing
+            count(str(record.get("game")), "games_checked")
+            count(str(record.get("game")), "lost_gems", missing)
             stats.problems += [f"{code} game {number}: {p}" for p in problems]
     if data is not None:
         for code in unlike_their_logs(target, data / "gemtable.sqlite3", views):
             stats.problem(f"{code}: the table the server shows is not the table its log rebuilds")
             broken.add(code)
-    return games, checked, lost, sorted(broken)
+    return games, checked, lost, sorted(broken), by_game
 
 
 def unlike_their_logs(target: Target, db: Path, views: dict[str, dict[str, Any]]) -> list[str]:
@@ -1294,8 +1192,23 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "from many phones while honest players finish their games, then check that nothing broke.",
     )
     bench.add_argument("--messages", type=int, default=3000, help="messages to send (default 3000)")
-    bench.add_argument("--tables", type=int, default=2, help="honest tables (default 2)")
-    bench.add_argument("--players", type=int, default=3, help="honest players per table, 2 to 5 (default 3)")
+    bench.add_argument(
+        "--tables", type=int, default=2, help="honest tables (default 2; one of every game at least, in turn)"
+    )
+    bench.add_argument(
+        "--players",
+        type=int,
+        default=3,
+        help="honest players per table, 2 to 5 (default 3; as many as the table's game takes, if it takes fewer "
+        "or more)",
+    )
+    bench.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a game the honest tables play (repeatable; default: every game the server hosts)",
+    )
     bench.add_argument("--games", type=int, default=1, help="games every honest table plays at least (default 1)")
     bench.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
     bench.add_argument("--url", default=None, help="fuzz a server already running on a loopback URL")
@@ -1330,7 +1243,16 @@ def main(args: argparse.Namespace) -> int:
         print(f"python -m tools fuzz: --clients 1 to {LANES}", file=sys.stderr)
         return 2
     per = -(-args.messages // args.clients)
-    options = FuzzOptions(per, args.seed, args.tables, args.players, args.games, minutes=args.minutes, lane=args.lane)
+    options = FuzzOptions(
+        per,
+        args.seed,
+        args.tables,
+        args.players,
+        args.games,
+        minutes=args.minutes,
+        lane=args.lane,
+        games=tuple(args.game),
+    )
     say = (lambda text: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
     if args.url:
         try:
@@ -1369,6 +1291,11 @@ def main(args: argparse.Namespace) -> int:
             f"{report.lost_gems} gems lost; {len(report.broken_tables)} broken tables; "
             f"server memory {report.memory_kib}; {len(report.problems)} problems"
         )
+        for game, figures in report.by_game.items():
+            print(
+                f"  {game}: {figures['honest_games']} honest games, {figures['games_checked']} records checked, "
+                f"{figures['lost_gems']} lost"
+            )
         for problem in report.problems[:40]:
             print(f"  - {problem}")
     return 0 if not report.problems else 1
@@ -1395,6 +1322,8 @@ def _other_client(args: argparse.Namespace, url: str, lane: int, messages: int) 
         str(lane),
         "--json",
     ]
+    for game in args.game:
+        command += ["--game", game]
     if args.seed is not None:
         command += ["--seed", str(args.seed + lane)]
     if args.minutes is not None:
@@ -1427,6 +1356,10 @@ def _merge(report: FuzzReport, lane: int, other: subprocess.Popen[bytes]) -> Non
     report.errors, report.closes = dict(errors.most_common()), dict(sorted(closes.items()))
     report.error_codes = len(report.errors)
     report.problems += [f"client {lane}: {problem}" for problem in theirs["problems"]]
+    for game, figures in theirs.get("by_game", {}).items():
+        mine = report.by_game.setdefault(game, {name: 0 for name in figures})
+        for name, value in figures.items():
+            mine[name] = mine.get(name, 0) + int(value)
     report.broken_tables += theirs["broken_tables"]
 
 
@@ -1438,14 +1371,8 @@ __all__ = [
     "FuzzReport",
     "Target",
     "add_arguments",
-    "log_problems",
     "loopback",
-    "moves_by_decision",
-    "normal_view",
-    "rebuilt_views",
-    "record_problems",
     "run_fuzz",
     "spectate",
     "unlike_their_logs",
-    "view_problems",
 ]

@@ -2,9 +2,12 @@
 WebSockets against one server process, phones dropping and coming back, and the server killed in the middle.
 
 The soak starts ``gemtable serve`` (its own process, a free port, a temporary data folder; production
-limits unless ``--message-rate`` lifts the per-connection one), creates ``--tables`` tables and seats 3 to
-5 bot phones at each, every table from a loopback address of its own (``127.160.x.y``) so that the limits
-per address see a household each.  Phones think for a moment, then choose (with the ``decision`` number),
+limits unless ``--message-rate`` lifts the per-connection one), creates ``--tables`` tables — every game the
+server hosts in turn (and this process knows the probes of: ``gemtable.games.api.Probes``), so a soak plays
+each of them — and seats 3 to 5 bot phones at each (as many as the table's game takes, if it takes fewer or
+more), every table from a loopback address of its own (``127.160.x.y``) so that the limits per address see a
+household each.  Phones think for a moment, then choose a move the game's probes call honest (with the
+``decision`` number),
 and the first phone of each table starts a new game whenever one ends.  Now and then a phone drops (its
 socket is cut) and comes back a moment later with its seat token.  Half way through, the server is killed
 (``--restart kill``: SIGKILL; ``term``: SIGTERM) and started again on the same data folder and port; every
@@ -12,15 +15,19 @@ phone reconnects with its token.  When the time is up, no new game starts, the g
 and then everything is checked:
 
 * every finished game's record (``GET /api/tables/CODE/games/N``) replays to its recorded scores and
-  winners, the players saw those scores, and no gem was created or lost (``lost_gems``);
-* every choice a phone saw the server take (its own ``me.choice``, or the reveal) is the move the record
-  holds for that phone's seat at that decision (``wrong_moves``);
+  winners, the players saw those scores, and nothing of the game was created or lost (``lost_gems``: gems,
+  or tiles, by the game's invariants);
+* every choice a phone saw the server take (its own ``me.choice``, or what the next view shows of it, as the
+  game's probes read it) is the move the record holds for that phone's seat at that decision
+  (``wrong_moves``);
 * every table the server shows is the table its event log rebuilds;
 * every state a phone received (all of them, or a sample at large sizes) keeps the table's invariants;
 * no phone got an error it should not have, lost its seat, or was cut off other than by a drop or the
   restart (``errors``, ``error_codes``); the server's log holds no traceback;
 * the server's memory, sampled from ``/proc`` through the run (``memory_mb``), and the latency of a
   choice — from sending it to the state that shows it taken — through the run (``latency_ms``).
+
+The tallies are reported in all and per game (``by_game``).
 """
 
 from __future__ import annotations
@@ -44,24 +51,17 @@ import websockets
 
 from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
+from gemtable.games import find_manifest
 from gemtable.machine import open_files_at_least
 from gemtable.server import protocol as wire
-from tools.fuzz import (
-    Target,
-    log_problems,
-    loopback,
-    moves_by_decision,
-    record_problems,
-    spectate,
-    unlike_their_logs,
-    view_problems,
-)
+from tools.fuzz import Target, loopback, server_games, spectate, unlike_their_logs
+from tools.oracles import log_problems, moves_by_decision, probes, record_problems, view_problems
 
 ADDRESS_BASE = 160
 BENIGN = {"too-few"}
 """Errors that are the server rightly saying no to a bot: a host starting when too few are back."""
-Key = tuple[int, int, int]
-"""A decision: (game, cave, cards on the path)."""
+Key = tuple[int, ...]
+"""A decision: the game's number at its table, then what the game's probes say identifies the decision."""
 
 
 @dataclass
@@ -83,6 +83,8 @@ class SoakOptions:
     """Share of the states whose invariants are checked (default: all, or 20% beyond 100 tables)."""
     seed: int = 1
     keep: bool = False
+    games: tuple[str, ...] = ()
+    """The games the tables play, in turn (default: every game the server hosts that has probes here)."""
 
 
 # --- the server --------------------------------------------------------------------------------------
@@ -148,26 +150,14 @@ class _Me(msgspec.Struct):
     seat: int | None = None
 
 
-class _Reveal(msgspec.Struct):
-    deeper: list[int] = []
-    leavers: list[int] = []
-
-
-class _Game(msgspec.Struct):
-    cave: int = 0
-    path: list[msgspec.Raw] = []
-    seat: int | None = None
-    scores: list[int] | None = None
-    reveal: _Reveal | None = None
-
-
 class _View(msgspec.Struct):
     phase: str = ""
     game_number: int = 0
     decision: int = 0
     people: list[msgspec.Raw] = []
     me: _Me | None = None
-    state: _Game | None = None
+    state: msgspec.Raw = msgspec.Raw(b"null")
+    """The game's view (JSON ``null`` between games), read through the game's probes."""
 
 
 class _Message(msgspec.Struct):
@@ -186,6 +176,7 @@ class TableRun:
     index: int
     address: str
     players: int
+    game: str
     code: str = ""
     phones: list[Phone] = field(default_factory=list)
     scores: dict[int, list[int]] = field(default_factory=dict)
@@ -215,6 +206,7 @@ class Phone:
         self.seats: dict[int, int] = {}
         self.started = 0
         self.view: _View | None = None
+        self.probes = probes(table.game)
 
     @property
     def host(self) -> bool:
@@ -312,15 +304,16 @@ class Phone:
 
     def state(self, view: _View) -> None:
         self.view = view
-        game, me = view.state, view.me
-        if game is not None and game.seat is not None:
-            self.seats[view.game_number] = game.seat
+        game: dict[str, Any] | None = msgspec.json.decode(view.state)
+        me = view.me
+        if game is not None and isinstance(game.get("seat"), int):
+            self.seats[view.game_number] = game["seat"]
         self.table.phase = view.phase
-        self.confirm(view)
-        if view.phase == "results" and game is not None and game.scores is not None:
-            self.table.scores.setdefault(view.game_number, list(game.scores))
+        self.confirm(view, game)
+        if view.phase == "results" and game is not None and game.get("scores") is not None:
+            self.table.scores.setdefault(view.game_number, list(game["scores"]))
         if view.phase == "playing" and game is not None and me is not None and me.moves and me.choice is None:
-            key = (view.game_number, game.cave, len(game.path))
+            key = (view.game_number, *self.probes.decision(game))
             if key in self.taken and self.sent is None:
                 self.soak.error(
                     "choice-forgotten",
@@ -328,7 +321,7 @@ class Phone:
                     f"{key}, then no choice there (decision {view.decision})",
                 )
             if self.answered.get(key, ("", -1))[1] != self.epoch and self.soak.playing:
-                move = self.soak.policy(len(game.path))
+                move = self.probes.honest_move(game, me.moves, self.soak.rng, False)
                 self.answered[key] = (move, self.epoch)
                 self.soak.later(self.soak.think(), self.choose, key, view.decision, move)
         elif self.host and view.phase in ("lobby", "results") and self.started <= view.game_number:
@@ -337,18 +330,19 @@ class Phone:
                 self.started = view.game_number + 1
                 self.soak.later(0.5, self.send, wire.encode(wire.Start()).decode())
 
-    def confirm(self, view: _View) -> None:
-        """Whether the choice in flight shows as taken: in ``me.choice``, or in the reveal right after it."""
+    def confirm(self, view: _View, game: dict[str, Any] | None) -> None:
+        """Whether the choice in flight shows as taken: in ``me.choice``, or in the view right after it (a
+        reveal, a tile on the board: what the game's probes read there)."""
         if self.sent is None:
             return
         key, decision, move, at, epoch = self.sent
-        game, me = view.state, view.me
+        me = view.me
         taken = None
         if view.decision == decision and me is not None and me.choice is not None:
             taken = me.choice
-        elif view.decision == decision + 1 and game is not None and game.reveal is not None:
+        elif view.decision == decision + 1 and game is not None:
             seat = self.seats.get(key[0])
-            taken = "deeper" if seat in game.reveal.deeper else "camp" if seat in game.reveal.leavers else None
+            taken = self.probes.taken(game, seat) if seat is not None else None
         if taken is None and view.decision <= decision:
             return
         self.sent = None
@@ -387,9 +381,10 @@ class Soak:
         self.rng = random.Random(options.seed)
         fraction = options.check_fraction
         self.check_fraction = fraction if fraction is not None else (1.0 if options.tables <= 100 else 0.2)
-        self.tables = [
-            TableRun(i, loopback(ADDRESS_BASE, i), self.rng.randint(*options.players)) for i in range(options.tables)
-        ]
+        self.games = list(options.games) or server_games(target)
+        if not self.games:
+            raise RuntimeError("the server hosts no game this process has the probes of")
+        self.tables = [self.table(i) for i in range(options.tables)]
         self.playing = self.draining = self.done = self.restarting = False
         self.messages = self.frames = self.reconnects = self.drops = self.errors = 0
         self.error_codes: dict[str, int] = {}
@@ -407,11 +402,15 @@ class Soak:
         if len(self.problems) < 100:
             self.problems.append(detail)
 
+    def table(self, index: int) -> TableRun:
+        """Table ``index``: the games in turn, each with as many phones as it takes (within ``--players``)."""
+        game = self.games[index % len(self.games)]
+        kind = find_manifest(game).game
+        players = min(max(self.rng.randint(*self.options.players), kind.min_seats), kind.max_seats)
+        return TableRun(index, loopback(ADDRESS_BASE, index), players, game)
+
     def think(self) -> float:
         return self.rng.uniform(*self.options.think)
-
-    def policy(self, path: int) -> str:
-        return "deeper" if self.rng.random() < (0.8 if path < 5 else 0.45) else "camp"
 
     def later(self, delay: float, call: Any, *args: Any) -> None:
         asyncio.get_running_loop().call_later(delay, call, *args)
@@ -436,7 +435,10 @@ class Soak:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 50, 1000)
-        say(f"soak: {len(self.tables)} tables, {sum(t.players for t in self.tables)} phones seated; playing")
+        say(
+            f"soak: {len(self.tables)} tables ({', '.join(self.games)}), {sum(t.players for t in self.tables)} "
+            "phones seated; playing"
+        )
         self.memory.append((time.monotonic(), self.rss()))
         started = time.monotonic()
         length = self.options.minutes * 60
@@ -472,7 +474,11 @@ class Soak:
         async def seat(table: TableRun) -> None:
             async with gate:
                 table.code = await asyncio.to_thread(
-                    self.target.create_table, table.address, seconds=self.options.seconds, pause=self.options.pause
+                    self.target.create_table,
+                    table.address,
+                    table.game,
+                    seconds=self.options.seconds,
+                    pause=self.options.pause,
                 )
                 table.phones = [Phone(self, table, i) for i in range(table.players)]
                 for phone in table.phones:
@@ -520,12 +526,19 @@ class Soak:
 
     # --- the checks ----------------------------------------------------------------------------
 
-    def verify(self) -> dict[str, int]:
-        """Every finished game against its record, every table against its log; returns the tallies."""
+    def verify(self) -> dict[str, Any]:
+        """Every finished game against its record, every table against its log; returns the tallies, in all and
+        per game (``by_game``)."""
         target = self.target
         views = asyncio.run(spectate(target, [t.code for t in self.tables], base=ADDRESS_BASE + 40))
-        games = lost = wrong = checked = 0
+        by_game = {
+            game: {"tables": 0, "phones": 0, "games": 0, "lost_gems": 0, "wrong_moves": 0, "choices_checked": 0}
+            for game in self.games
+        }
         for table in self.tables:
+            tally = by_game[table.game]
+            tally["tables"] += 1
+            tally["phones"] += len(table.phones)
             view = views.get(table.code)
             if view is None:
                 self.error("no-table", f"table {table.code} is gone")
@@ -535,24 +548,24 @@ class Soak:
                 if status != 200:
                     self.error("no-record", f"{table.code} game {number}: HTTP {status}")
                     continue
-                games += 1
+                tally["games"] += 1
                 problems, missing = record_problems(record, table.scores.get(number))
-                lost += missing
+                tally["lost_gems"] += missing
                 for problem in problems:
                     self.error("record", f"{table.code} game {number}: {problem}")
                 held = moves_by_decision(record)
                 for phone in table.phones:
                     seat = phone.seats.get(number)
-                    for (game, cave, path), move in phone.taken.items():
+                    for (game, *decision), move in phone.taken.items():
                         if game != number:
                             continue
-                        checked += 1
-                        if seat is None or held.get(seat, {}).get((cave, path)) != move:
-                            wrong += 1
+                        tally["choices_checked"] += 1
+                        if seat is None or held.get(seat, {}).get(tuple(decision)) != move:
+                            tally["wrong_moves"] += 1
                             self.error(
                                 "wrong-move",
-                                f"{table.code} game {number}: {phone.name} chose {move} at "
-                                f"cave {cave}, card {path}; the record says otherwise",
+                                f"{table.code} game {number} ({table.game}): {phone.name} chose {move} at "
+                                f"decision {decision}; the record says otherwise",
                             )
         if self.server is not None:
             for code in unlike_their_logs(target, self.server.data / "gemtable.sqlite3", views):
@@ -563,7 +576,8 @@ class Soak:
             lapsed = log.count(" lost table ")  # one process, one data folder: it can only lose them to itself
             if lapsed:
                 self.error("lease-lost", f"the server lost its own lease on a table {lapsed} times")
-        return {"games": games, "lost_gems": lost, "wrong_moves": wrong, "choices_checked": checked}
+        totals = {key: sum(t[key] for t in by_game.values()) for key in ("games", "lost_gems", "wrong_moves")}
+        return {**totals, "choices_checked": sum(t["choices_checked"] for t in by_game.values()), "by_game": by_game}
 
 
 # --- the command ---------------------------------------------------------------------------------
@@ -594,7 +608,7 @@ def run_soak(options: SoakOptions, url: str | None = None, say: Any = None) -> d
 
 
 def report(
-    soak: Soak, tallies: dict[str, int], seconds: float, cpu: float | None, server: SoakServer | None
+    soak: Soak, tallies: dict[str, Any], seconds: float, cpu: float | None, server: SoakServer | None
 ) -> dict[str, Any]:
     from gemtable.bench.load import summary_ms
 
@@ -682,6 +696,13 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     bench.add_argument("--url", default=None, help="soak a server already running on a loopback URL (no restart)")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a game the tables play, in turn (repeatable; default: every game the server hosts)",
+    )
     bench.add_argument("--keep", action="store_true", help="keep the server's data folder and log")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.set_defaults(run=main)
@@ -715,6 +736,7 @@ def main(args: argparse.Namespace) -> int:
         check_fraction=args.check_fraction,
         seed=args.seed,
         keep=args.keep,
+        games=tuple(args.game),
     )
     say = (lambda text: print(text, file=sys.stderr, flush=True)) if not args.json or sys.stderr.isatty() else None
     result = run_soak(options, args.url, say)
@@ -730,6 +752,11 @@ def main(args: argparse.Namespace) -> int:
             f"p99 {latency['p99']} ms; server memory {memory['start']} -> {memory['end']} MiB "
             f"(max {memory['max']})"
         )
+        for game, tally in result["by_game"].items():
+            print(
+                f"  {game}: {tally['games']} games at {tally['tables']} tables ({tally['phones']} phones), "
+                f"{tally['choices_checked']} choices checked, {tally['wrong_moves']} wrong, {tally['lost_gems']} lost"
+            )
         for problem in result["problems"][:20]:
             print(f"  - {problem}")
     ok = result["errors"] == 0 and result["lost_gems"] == 0 and result["games"] > 0

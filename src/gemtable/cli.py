@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import json
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gemtable.bench import server as server_bench
-from gemtable.games import GameError, GameRecord, default_game, find_manifest, game_names, replay
+from gemtable.games import GameError, GameRecord, default_game, find_manifest, game_names, game_part, replay
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -162,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     eng.add_argument("--json", action="store_true")
     eng.set_defaults(run=_bench_engine)
     bots = kinds.add_parser("bots", help="how long a bot takes to decide")
-    bots.add_argument("--bot", default="montecarlo")
+    bots.add_argument("--bot", default=None, help="the bot timed (default: the benchmark's own choice)")
     bots.add_argument("--players", type=int, default=8)
     bots.add_argument("--games", type=int, default=20)
     bots.add_argument("--json", action="store_true")
@@ -234,7 +233,7 @@ def _benchmark() -> Any:
     manifest = find_manifest(default_game())
     if manifest.benchmark is None:
         raise GameError(f"{manifest.name} has no engine benchmark")
-    return importlib.import_module(manifest.benchmark)
+    return game_part(manifest, manifest.benchmark)
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -269,7 +268,8 @@ def _bench_engine(args: argparse.Namespace) -> int:
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
-    result = _benchmark().decisions(args.bot, args.players, args.games)
+    chosen = {"bot": args.bot} if args.bot else {}
+    result = _benchmark().decisions(players=args.players, games=args.games, **chosen)
     if args.json:
         print(json.dumps(result))
     else:

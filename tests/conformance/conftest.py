@@ -24,3 +24,8 @@ def register_tiny_game() -> None:
 
 
 register_tiny_game()
+
+
+# The browser tests' fixtures (one Chromium per module, a browser per test, screenshots), for the tiny game's
+# pages (``test_tiny_game_web.py``, whose own ``server`` knows the game).
+from tests.web.conftest import browser, chromium, shot  # noqa: E402, F401

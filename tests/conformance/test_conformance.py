@@ -19,8 +19,9 @@ import pytest
 
 from gemtable.bots import bot_names, make_bot
 from gemtable.client import Client
-from gemtable.games import EXTRA, GameError, GameRecord, GameState, Manifest, manifests, replay
-from gemtable.games.api import BadRules
+from gemtable.games import EXTRA, GameError, GameRecord, GameState, Manifest, game_part, manifests, replay
+from gemtable.games.api import BadRules, Probes
+from gemtable.server.pages import game_web
 from tests.conformance.conftest import TINY
 from tests.server.harness import ServerProcess
 
@@ -93,18 +94,50 @@ def finished(manifest: Manifest, seed: int, joint: bool = False, preset: str | N
 @each_game()
 def test_the_manifest_declares_what_the_rules_do(manifest: Manifest) -> None:
     game = manifest.game
-    assert [p.name for p in manifest.presets] == list(game.presets())
-    assert new_game(manifest, 1).simultaneous == manifest.simultaneous
     if manifest.seats_belong_to_chairs:
         assert game.seats_per_game == game.max_seats
     else:
         assert game.seats_per_game >= game.max_seats
     assert bot_names(manifest.name), "every game has at least one bot"
+    assert manifest.stand_in in bot_names(manifest.name), "the stand-in is one of the game's bots"
+    if manifest.named_bots is not None:
+        assert make_bot(manifest.name, manifest.stand_in) is not None
+        with pytest.raises(GameError):
+            make_bot(manifest.name, "no such bot =")  # a name that is no rule: refused, not guessed
     for preset in manifest.presets:
         rules = manifest.rules_json(preset.name, {})
         for option in manifest.options:
             assert rules[option.key] == preset.options.get(option.key, option.default), (preset.name, option.key)
             manifest.rules_json(preset.name, {option.key: option.default})  # every default is accepted
+
+
+@each_game()
+def test_the_rules_decide_as_the_manifest_declares(manifest: Manifest) -> None:
+    """``dynamics`` is declared once, in the manifest: a game of turns never asks two seats at once, and a
+    simultaneous game does ask several (the table then keeps their choices secret until the last)."""
+    widest = 0
+    for seed in (1, 2):
+        for state in play(manifest, seed):
+            acting = len(state.to_act())
+            widest = max(widest, acting)
+            if not manifest.simultaneous:
+                assert acting <= 1, "turn by turn: one seat at a time"
+    assert widest >= (2 if manifest.simultaneous else 1)
+
+
+@each_game()
+def test_a_view_is_live(manifest: Manifest) -> None:
+    """The view contract (``games/api.py``): a view taken before a move and read after it equals a fresh view,
+    at every step of a game, for every seat and a spectator (the simulator keeps each seat's view for a whole
+    game, so a game whose views were copies would show its bots a stale table)."""
+    for seed in (1, 2):
+        state, rng = new_game(manifest, seed), random.Random(seed)
+        kept = {seat: state.view(seat) for seat in [None, *range(state.seats)]}
+        while not state.is_over():
+            step(manifest, state, rng, joint=seed == 2)
+            for seat, view in kept.items():
+                fresh = json.dumps(state.view(seat).to_json(), sort_keys=True, default=str)
+                assert json.dumps(view.to_json(), sort_keys=True, default=str) == fresh, seat
 
 
 @each_game()
@@ -264,6 +297,85 @@ def test_its_bots_choose_legal_moves_from_their_view(manifest: Manifest) -> None
             move = bot.choose(state.view(seat), legal, rng)
             assert move in legal
             state.apply(seat, move)
+
+
+# --- its web part, in its own folder --------------------------------------------------------------------
+
+
+@each_game()
+def test_its_web_part_is_in_its_folder_in_every_language(manifest: Manifest) -> None:
+    """The page, rules page, styles and texts its manifest names are files of its own ``web/`` (found through
+    its package, as the server finds them), and its texts hold, in en, hu and ja alike, its title, its presets,
+    its offered options and its bots' names."""
+    web = game_web(manifest)
+    assert web is not None and manifest.page, f"{manifest.name} has no board of its own"
+    for path in [manifest.page, manifest.rules_page, *manifest.styles]:
+        assert path is None or (web / path).is_file(), path
+    assert manifest.translations, "every game has texts"
+    declared = {f"game.{manifest.name}", *(preset.label for preset in manifest.presets)}
+    declared |= {f"bot.{bot}" for bot in bot_names(manifest.name)}
+    for option in manifest.options:
+        if option.offered:
+            declared |= {option.label, *(f"{option.label}.{value}" for value in option.choices)}
+    for stem in manifest.translations:
+        keys = {lang: set(json.loads((web / f"{stem}.{lang}.json").read_text("utf-8"))) for lang in ("en", "hu", "ja")}
+        assert keys["en"] == keys["hu"] == keys["ja"], stem
+        declared -= keys["en"]
+    assert not declared, declared
+
+
+# --- the probes the load, soak and fuzz tools play a game through ---------------------------------------
+
+
+def probes_of(manifest: Manifest) -> Probes:
+    assert manifest.probes is not None, f"{manifest.name} names no probes: the soak and the fuzzer cannot play it"
+    found: Probes = game_part(manifest, manifest.probes)
+    return found
+
+
+def seat_views(state: GameState) -> dict[int | None, Any]:
+    return {seat: state.view(seat).to_json() for seat in [None, *range(state.seats)]}
+
+
+@each_game()
+def test_its_probes_keep_their_contract(manifest: Manifest) -> None:
+    """``games/api.py``'s ``Probes``: an honest move is legal; a decision is the same in every view while it is
+    open and never comes back; a view after a decision shows nobody a move they did not make; no view and no
+    state breaks the game's own invariants."""
+    probes = probes_of(manifest)
+    shown = 0
+    for seed in (1, 2, 3):
+        state, rng = new_game(manifest, seed), random.Random(seed)
+        decisions: list[Any] = []
+        while not state.is_over():
+            if state.needs_roster():
+                state.start_round(roster(manifest))
+                continue
+            views = seat_views(state)
+            open_now = {probes.decision(view) for view in views.values()}
+            assert len(open_now) == 1, f"the views disagree on the decision open: {open_now}"
+            assert next(iter(open_now)) not in decisions[:-1], "a decision came back"
+            if not decisions or decisions[-1] != next(iter(open_now)):
+                decisions.append(next(iter(open_now)))
+            moves = {}
+            for seat in sorted(state.to_act()):
+                legal = state.legal_moves(seat)
+                for eager in (False, True):
+                    assert probes.honest_move(views[seat], legal, random.Random(seat), eager) in legal
+                moves[seat] = probes.honest_move(views[seat], legal, rng, False)
+            state.apply_joint(moves)
+            for viewer, view in seat_views(state).items():
+                assert probes.view_problems(view, viewer, state.is_over()) == [], viewer
+                if viewer is None:
+                    continue
+                seen = probes.taken(view, viewer)
+                assert seen is None or seen == moves.get(viewer), (viewer, seen, moves)
+                shown += seen is not None
+            if state.to_act():  # a decision is open again (not between rounds, not the end)
+                assert probes.decision(state.view(None).to_json()) != decisions[-1], "a decision outlived its moves"
+            assert probes.invariants(state) == ([], 0)
+    assert shown, "the views never show a move that was made"
+    assert probes.view_problems("not a view", None, False), "a view that is no object is a problem"
 
 
 # --- a live table, through a real server ---------------------------------------------------------------

@@ -22,7 +22,7 @@ from gemtable.server.site import (
 V4, V6 = socket.AF_INET, socket.AF_INET6
 LINK = getattr(socket, "AF_LINK", getattr(socket, "AF_PACKET", -1))  # a MAC address entry
 
-MACOS_ADDRESSES = {
+MACOS_ADDRESSES: dict[str, list[tuple[int, str]]] = {
     "lo0": [(V4, "127.0.0.1"), (V6, "::1"), (V6, "fe80::1%lo0")],
     "en0": [(LINK, "3c:22:fb:11:22:33"), (V6, "fe80::1c8a:5f3e:8b2c:9d01%en0"), (V4, "192.168.1.42")],
     "en5": [(LINK, "ac:de:48:00:11:22"), (V6, "fe80::aede:48ff:fe00:1122%en5")],
@@ -46,7 +46,7 @@ destination: default
 """
 MACOS_ROUTE_VPN = MACOS_ROUTE.replace("interface: en0", "interface: utun3").replace("192.168.1.1", "10.8.0.1")
 
-WINDOWS_ADDRESSES = {
+WINDOWS_ADDRESSES: dict[str, list[tuple[int, str]]] = {
     "Ethernet": [(LINK, "C8-5B-76-11-22-33"), (V4, "169.254.83.107"), (V6, "fe80::3c1a:1b2c:3d4e:5f60")],
     "Wi-Fi": [(LINK, "3C-6A-A7-44-55-66"), (V4, "192.168.0.105"), (V6, "fe80::91d2:7a11:c0de:1234")],
     "Local Area Connection* 1": [(LINK, "3E-6A-A7-44-55-66"), (V4, "169.254.12.40")],

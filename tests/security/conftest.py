@@ -98,7 +98,7 @@ def tuned(tmp_path: Path) -> Iterator[Callable[..., TunedServer]]:
 
 def clean_log(server: ServerProcess) -> str:
     """The server's log, after checking it holds no traceback and no error line."""
-    from tools.fuzz import log_problems
+    from tools.oracles import log_problems
 
     text = server.log.read_text("utf-8", "replace")
     assert not log_problems(text), log_problems(text)

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import websockets
-from tools.fuzz import moves_by_decision
 
 from gemtable.client import Client
 from gemtable.games import find_game
@@ -23,6 +22,7 @@ from tests.server.harness import ServerProcess
 from tests.server.test_bad_input import answer, seated_pair
 from tests.server.test_game_flow import run
 from tests.server.test_table_life import LONG, person
+from tools.oracles import moves_by_decision
 
 
 def chosen(state: dict[str, Any], name: str) -> bool:

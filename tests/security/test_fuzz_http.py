@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from tools.fuzz import Target, loopback
 
 from tests.security.conftest import clean_log
 from tests.server.harness import ServerProcess
+from tools.fuzz import Target, loopback
 
 EXAMPLES = int(os.environ.get("GEMTABLE_FUZZ_HTTP", "400"))
 HEADERS = {

@@ -14,10 +14,10 @@ import os
 from collections.abc import Callable
 
 import websockets
-from tools.fuzz import FuzzOptions, Target, run_fuzz
 
 from tests.security.conftest import TunedServer, clean_log
 from tests.server.harness import ServerProcess
+from tools.fuzz import FuzzOptions, Target, run_fuzz
 
 MESSAGES = int(os.environ.get("GEMTABLE_FUZZ_MESSAGES", "3000"))
 
@@ -41,6 +41,10 @@ def test_hostile_phones_break_nothing_and_honest_players_play_on(production: Ser
     assert report.crashes == 0 and report.broken_tables == []
     assert report.messages >= MESSAGES
     assert report.honest_games >= 2 and report.games_checked >= 2 and report.lost_gems == 0
+    # Every game the server hosts is fuzzed: an honest table of each, its records replayed and checked.
+    assert {"expedition", "booty"} <= set(report.by_game), report.by_game
+    for game in ("expedition", "booty"):
+        assert report.by_game[game]["honest_games"] >= 1 and report.by_game[game]["games_checked"] >= 1, game
     assert sum(report.errors.values()) > report.messages / 10  # it did reach the server's refusals
 
 

@@ -124,7 +124,11 @@ def test_joins_per_address_are_limited(production: ServerProcess) -> None:
         for i in range(int(LIMITS.join_burst) + 2):
             phone = await client_from(production, "127.34.0.1")
             await phone.send({"type": "join", "code": tables[i // per], "name": f"Guest {i}"})
-            await phone._wait(lambda p=phone: p.token is not None or bool(p.errors), 10)
+
+            def answered(p: Client = phone) -> bool:
+                return p.token is not None or bool(p.errors)
+
+            await phone._wait(answered, 10)
             codes.append("ok" if phone.token else phone.errors[0]["code"])
             await phone.close()
         other = await client_from(production, "127.34.0.2")
@@ -232,7 +236,11 @@ def test_connections_that_never_open_a_table_are_closed(tuned: Callable[..., Tun
                 await pinging.send({"type": "ping"})
             await asyncio.sleep(0.2)
         for phone in (silent, pinging, guessing):
-            await phone._wait(lambda p=phone: p.closed, 5)
+
+            def closed(p: Client = phone) -> bool:
+                return p.closed
+
+            await phone._wait(closed, 5)
             assert phone.ws.close_code == 1008
             assert phone.errors[-1]["code"] == "idle"
         assert not watching.closed  # a phone at a table (a TV, say) may stay silent for hours

@@ -59,13 +59,13 @@ def test_other_origins_cannot_open_a_websocket(production: ServerProcess) -> Non
     async def scenario() -> None:
         for origin in [*FOREIGN, other_port, f"http://localhost:{free_port()}"]:
             assert await handshake(production, origin) == 403, origin
-        for origin in (
+        for ours in (
             None,
             production.base,
             f"http://localhost:{production.port}",
             f"HTTP://LOCALHOST:{production.port}",
         ):
-            assert await handshake(production, origin) == 101, origin
+            assert await handshake(production, ours) == 101, ours
         # And a handshake that was let in works as a phone: from our own page's origin.
         phone = Client(await websockets.connect(production.ws, origin=production.base, open_timeout=10))  # type: ignore[arg-type]
         code = await asyncio.to_thread(production.create_table)

@@ -31,12 +31,12 @@ import time
 from typing import Any
 
 import pytest
-from tools.fuzz import normal_view, rebuilt_views, view_problems
 
 from gemtable.client import Client
 from tests.security.conftest import clean_log
 from tests.server.harness import ServerProcess
 from tests.server.test_game_flow import run
+from tools.oracles import normal_view, rebuilt_views, view_problems
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 REST = [["4", "snakes", "snakes"]] * 4
@@ -152,7 +152,7 @@ def until_path(frames: list[dict[str, Any]], length: int) -> list[dict[str, Any]
 
 
 def without_own_choice(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = json.loads(json.dumps(frames))
+    out: list[dict[str, Any]] = json.loads(json.dumps(frames))
     for frame in out:
         if frame["type"] == "state" and frame["table"]["me"] is not None:
             frame["table"]["me"]["choice"] = None
@@ -185,7 +185,7 @@ def check_every_frame(room: Room) -> None:
                 if token and token in raw:
                     assert client is owner and frame["type"] == "welcome", "a token went to someone else"
     for token, owner in tokens.items():
-        assert sum(token in raw for raw in owner.frames) == 1
+        assert token is not None and sum(token in raw for raw in owner.frames) == 1
 
 
 def played(scenario: Any) -> Any:
@@ -357,7 +357,7 @@ def test_spectators_and_the_tv_see_exactly_the_public_view(scripted: ServerProce
 
 def public_part(view: dict[str, Any]) -> dict[str, Any]:
     """A player's view with what is theirs alone taken out: what a spectator must see at that moment."""
-    out = json.loads(json.dumps(view))
+    out: dict[str, Any] = json.loads(json.dumps(view))
     out["me"] = None
     game = out["state"]
     if game is not None:

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,9 +86,9 @@ def test_serve_prints_the_lan_address_not_the_hostnames_loopback(tmp_path: Path)
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> ServerProcess:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     proc = ServerProcess(tmp_path_factory.mktemp("address") / "data", extra=[], public_url=PUBLIC).start()
-    yield proc  # type: ignore[misc]
+    yield proc
     proc.stop()
 
 

@@ -50,7 +50,7 @@ async def answer(client: Client, raw: str | bytes | dict[str, Any]) -> dict[str,
     return error
 
 
-BAD = [
+BAD: list[tuple[str | bytes, str]] = [
     ("not json", "bad-json"),
     ("[1, 2, 3]", "bad-message"),
     ('{"no": "type"}', "bad-message"),

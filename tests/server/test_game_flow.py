@@ -19,7 +19,8 @@ def run(coro: Any) -> Any:
 
 
 def me(state: dict[str, Any]) -> dict[str, Any]:
-    return state["me"]
+    found: dict[str, Any] = state["me"]
+    return found
 
 
 def to_act(state: dict[str, Any]) -> bool:

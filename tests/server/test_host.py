@@ -144,6 +144,7 @@ def test_a_connected_player_removed_walks_out_and_is_told_and_looks_on(server: S
         bob_seat = person(state, "Bob")["seat"]
         await ann.remove(bob_id)
         await bob._wait(lambda: bob.removed is not None)
+        assert bob.removed is not None
         assert bob.removed == {"type": "removed", "v": 2, "ban": False, "by": "Ann", "message": bob.removed["message"]}
         watching = await bob.until(lambda s: s["me"] is None)  # a spectator now
         assert person(watching, "Bob")["status"] == "gone" and person(watching, "Bob")["left"] == "removed"

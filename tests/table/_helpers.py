@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from gemtable.games import find_game
+from gemtable.games import find_game, find_manifest
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import RESULTS, Settings, Status, Table, table_view
 from gemtable.table.view import PERSON_KEYS, encoded_views
@@ -39,7 +39,7 @@ def make_settings(
 ) -> Settings:
     """A table's settings; the start's countdown is off unless a test sets it (``test_host.py`` does)."""
     kind = find_game(game)
-    preset = preset or kind.presets()[0]
+    preset = preset or find_manifest(game).preset(None).name
     options = options or {}
     return Settings(
         game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script, countdown=countdown

@@ -149,7 +149,8 @@ def test_a_record_replays_with_away_players_and_late_arrivals() -> None:
 
 def test_booty_plays_to_the_end_with_silent_players_and_replays() -> None:
     table, _pids = started(3, game="booty", seconds=2.0)
-    assert table.phase == PLAYING and table.game is not None and not table.game.simultaneous
+    assert table.phase == PLAYING and table.game is not None and not table.manifest.simultaneous
+    assert len(table.game.to_act()) == 1
     end = finish_game(table, 0.0)
     record = table.records[1]
     game = replay(GameRecord.from_json(record))

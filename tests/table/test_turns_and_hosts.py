@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gemtable.table import PLAYING, RESULTS, Status, Table, clean_name
 from gemtable.table.table import ABSENT_GRACE, TURN_GRACE
 from tests.table._helpers import assert_rebuilds, join, seat_table, started
@@ -9,7 +11,7 @@ from tests.table._helpers import assert_rebuilds, join, seat_table, started
 BAG = {"bag": [1, 5, 9, 13, 17, 21, 25, 29, 33], "first": 0}
 
 
-def booty(turn_clock: bool, **kwargs: object) -> tuple[Table, list[int]]:
+def booty(turn_clock: bool, **kwargs: Any) -> tuple[Table, list[int]]:
     table, people = seat_table(3, game="booty", turn_clock=turn_clock, seconds=60.0, script=BAG, **kwargs)
     table.start(people[0], 1, 0.0)
     table.tick(0.0)

@@ -1,5 +1,5 @@
-"""A tiny soak: a few tables play for about twenty seconds through a real server that is killed half way;
-every finished game must replay to its record, with no error and no gem lost."""
+"""A tiny soak: a few tables of every game play for about twenty seconds through a real server that is killed
+half way; every finished game must replay to its record, with no error and no gem lost."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tools.__main__ import main
 
 
@@ -23,6 +24,12 @@ def test_a_tiny_soak_survives_drops_and_a_kill(capsys: pytest.CaptureFixture[str
     assert result["restart"] == "kill" and result["restart_seconds"] is not None
     assert result["reconnects"] >= result["phones"]  # everyone came back after the kill
     assert {"start", "end", "max"} <= set(result["memory_mb"]) and result["latency_ms"]["p99"] is not None
+    # Every game the server hosts is soaked, and reported on its own.
+    assert set(result["by_game"]) == {"expedition", "booty"}
+    for game, tally in result["by_game"].items():
+        assert tally["tables"] == 2 and tally["games"] > 0, (game, tally)
+        assert tally["choices_checked"] > 0 and tally["wrong_moves"] == 0 and tally["lost_gems"] == 0, (game, tally)
+    assert sum(t["games"] for t in result["by_game"].values()) == result["games"]
 
 
 def test_bad_soak_sizes_are_refused() -> None:

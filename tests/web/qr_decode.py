@@ -48,19 +48,19 @@ def grey(png: bytes) -> tuple[int, int, bytes]:
     out = bytearray()
     for y in range(height):
         start = y * (stride + 1)
-        kind = raw[start]
+        filtering = raw[start]
         line = bytearray(raw[start + 1 : start + 1 + stride])
         for i in range(stride):
             a = line[i - n] if i >= n else 0
             b = prev[i]
             c = prev[i - n] if i >= n else 0
-            if kind == 1:
+            if filtering == 1:
                 line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
+            elif filtering == 2:
                 line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
+            elif filtering == 3:
                 line[i] = (line[i] + ((a + b) >> 1)) & 0xFF
-            elif kind == 4:
+            elif filtering == 4:
                 line[i] = (line[i] + _paeth(a, b, c)) & 0xFF
         prev = line
         if n <= 2:
@@ -81,4 +81,7 @@ def read_qr(png: bytes, box: tuple[int, int, int, int] | None = None) -> list[st
         pixels = b"".join(pixels[(top + y) * width + left : (top + y) * width + left + w] for y in range(h))
         width, height = w, h
     view = memoryview(pixels).cast("B", (height, width))
-    return [code.text for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode)]
+    return [
+        code.text
+        for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))
+    ]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gemtable.bots import bot_names
 from gemtable.games import manifests
 from gemtable.server.pages import game_web
 from tests.web import make_icons
@@ -134,8 +135,26 @@ def test_every_text_a_manifest_names_exists() -> None:
             if not manifest.translations:
                 continue  # a game without texts of its own (the test-only one) shows its keys' fallbacks
             keys = {f"game.{manifest.name}", *(preset.label for preset in manifest.presets)}
+            keys |= {f"bot.{bot}" for bot in bot_names(manifest.name)}  # a bot's kind, beside its person's name
             for option in manifest.options:
                 if option.offered:
                     keys |= {option.label, *(f"{option.label}.{value}" for value in option.choices)}
                     keys |= {option.hint} if option.hint else set()
             assert keys <= set(texts), (lang, manifest.name, keys - set(texts))
+
+
+def test_a_games_scripts_find_their_words_in_its_own_texts_or_the_shared_ones() -> None:
+    """A game's page never leans on another game's texts (the pages merge them all, so it would seem to work)."""
+    for manifest in manifests():
+        web = game_web(manifest)
+        if web is None:
+            continue
+        own: dict[str, object] = {}
+        for stem in manifest.translations:
+            own.update(translations("en", web / stem))
+        shared = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+        used = set()
+        for path in sorted(web.rglob("*.js")):
+            used |= set(re.findall(r"\bt\('([a-z_]+\.[a-z_.\-]+)'", path.read_text(encoding="utf-8")))
+        assert used, manifest.name
+        assert not used - set(own) - set(shared), (manifest.name, used - set(own) - set(shared))

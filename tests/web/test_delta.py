@@ -45,9 +45,11 @@ async def a_real_game(server: ServerProcess) -> tuple[list[list[str]], list[dict
     await ann.start()
     everyone = (ann, bob, cat, eve)
     for card in (1, 2, 3):
-        await asyncio.gather(
-            *(c.until(lambda s, card=card: len((s["state"] or {}).get("path", [])) == card) for c in everyone)
-        )
+
+        def shown(s: dict[str, Any], card: int = card) -> bool:
+            return len((s["state"] or {}).get("path", [])) == card
+
+        await asyncio.gather(*(c.until(shown) for c in everyone))
         await bob.choose("camp" if card == 1 else "deeper")
         await bob.until(lambda s: s["me"]["choice"] is not None)
         await bob.choose("deeper")

@@ -137,6 +137,10 @@ def test_the_installed_server_serves_every_page_asset_and_translation(
         assert {"js", "css", "json", "svg"} <= kinds, sorted(loaded)
         for lang in ("en", "hu", "ja"):
             assert any("/i18n/" in url and url.endswith(f"{lang}.json") for url in loaded), sorted(loaded)
+            for game in ("expedition", "booty"):  # each game's own texts, from its own folder in the wheel
+                assert any(url.endswith(f"/games/{game}/texts.{lang}.json") for url in loaded), (game, lang)
+        for game in ("expedition", "booty"):
+            assert any(url.endswith(f"/games/{game}/page.js") for url in loaded), game
     finally:
         browser.close_all()
 

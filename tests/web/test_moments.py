@@ -134,8 +134,9 @@ def phone_layout_problems(page: Any) -> list[str]:
     """At 390×844, scrolled to the top: the new card is the largest thing, who is still deciding is in
     view above the bottom bar, no text under 14 px, no cut name or hazard word."""
     page.wait_for_timeout(700)  # the new card's turn (an animation) is over
-    return page.evaluate(
-        """() => {
+    return list(
+        page.evaluate(
+            """() => {
       const bad = [];
       const area = (el) => { const r = el.getBoundingClientRect(); return r.width * r.height; };
       const hero = document.querySelector('.newcard .card');
@@ -171,6 +172,7 @@ def phone_layout_problems(page: Any) -> list[str]:
       }
       return bad;
     }"""
+        )
     )
 
 

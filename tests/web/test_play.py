@@ -44,8 +44,9 @@ def text(page: Any) -> Any:
 
 def contrast_failures(page: Any) -> list[str]:
     """Visible text whose colour is below 4.5:1 against its (first opaque) background."""
-    return page.evaluate(
-        """() => {
+    return list(
+        page.evaluate(
+            """() => {
       const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
       const lum = ([r, g, b]) => {
         const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
@@ -72,17 +73,20 @@ def contrast_failures(page: Any) -> list[str]:
       }
       return bad;
     }"""
+        )
     )
 
 
 def small_targets(page: Any) -> list[str]:
     """Visible buttons, inputs and selects smaller than 44×44 px."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll('button, select, input:not([type=checkbox]), a.btn')]
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('button, select, input:not([type=checkbox]), a.btn')]
           .filter((el) => el.offsetParent !== null || getComputedStyle(el).position === 'fixed')
           .map((el) => [el, el.getBoundingClientRect()])
           .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
           .map(([el, r]) => `${el.id || el.textContent.trim()} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+        )
     )
 
 

@@ -80,8 +80,9 @@ STAGE = [
 def off_stage(page: Any) -> list[str]:
     """What does not fit: the page scrolls, or a stage element lies (partly) outside the viewport,
     or the countdown is covered by something else."""
-    return page.evaluate(
-        """(sels) => {
+    return list(
+        page.evaluate(
+            """(sels) => {
       const bad = [];
       const se = document.scrollingElement;
       if (se.scrollHeight > innerHeight) bad.push(`page scrolls: ${se.scrollHeight} > ${innerHeight}`);
@@ -108,7 +109,8 @@ def off_stage(page: Any) -> list[str]:
       }
       return bad;
     }""",
-        STAGE,
+            STAGE,
+        )
     )
 
 

@@ -114,9 +114,10 @@ class Page:
         last: Any = None
         while True:
             try:
-                last = check()
-                if last:
-                    return last
+                answer = check()
+                if answer:
+                    return answer
+                last = answer
             except WebDriverException as e:
                 last = e.msg
             if time.monotonic() > deadline:

@@ -5,11 +5,12 @@ permessage-deflate offered as a browser does) from a loopback source address of
 its own table (``127.A.B.C``, one address per table), so the server's limits per
 address see a household, not one machine with 3000 phones.
 
-A phone joins its table; the first to join is the host and starts the game,
-and a new one whenever a game ends.  Each decision is answered by every phone
-whose ``me.moves`` is not empty: at ``human`` pace after a random 0.5 to 4 s,
-``deeper`` four times in five; at ``instant`` pace at once, ``deeper`` always
-when it can (so caves last longer).  A phone never sends faster than the
+A phone joins its table (of the default game); the first to join is the host and
+starts the game, and a new one whenever a game ends.  Each decision is answered by
+every phone whose ``me.moves`` is not empty, with the move the game's probes call
+honest (``gemtable.games.api.Probes``): at ``human`` pace after a random 0.5 to 4 s,
+as a person might choose; at ``instant`` pace at once, the eager move (the one
+that keeps the game going longest).  A phone never sends faster than the
 server's per-connection message limit allows (a little under it), so the
 ceiling is the server's, not a flood that the server must refuse.
 
@@ -40,7 +41,8 @@ import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from gemtable.games import default_game
+from gemtable.games import default_game, find_manifest, game_part
+from gemtable.games.api import Probes
 from gemtable.server import protocol as wire
 from gemtable.server.limits import Limits
 
@@ -48,17 +50,14 @@ HUMAN, INSTANT = "human", "instant"
 PACES = (HUMAN, INSTANT)
 HUMAN_DELAY = (0.5, 4.0)
 """Seconds a person takes to answer (uniform)."""
-DEEPER_CHANCE = 0.8
 DECISION_SECONDS = 10.0
 """The table's deadline per decision (as in the issue)."""
 SEND_SHARE = 0.85
 """Fraction of the server's per-connection message rate that a phone allows itself."""
 
-Key = tuple[int, int, int]
-"""A decision: (game number, cave, cards on the path)."""
+Key = tuple[int, int]
+"""A decision: (game number, the table's decision number)."""
 
-CHOOSE_DEEPER = wire.encode(wire.Choose(move="deeper")).decode()
-CHOOSE_CAMP = wire.encode(wire.Choose(move="camp")).decode()
 START = wire.encode(wire.Start()).decode()
 
 
@@ -72,17 +71,18 @@ class _Me(msgspec.Struct):
     host: bool = False
 
 
-class _Game(msgspec.Struct):
-    cave: int = 0
-    path: list[msgspec.Raw] = []
+NO_GAME = msgspec.Raw(b"null")
 
 
 class _View(msgspec.Struct):
     phase: str = ""
     game_number: int = 0
+    decision: int = 0
     people: list[msgspec.Raw] = []
     me: _Me | None = None
-    state: _Game | None = None
+    state: msgspec.Raw = NO_GAME
+    """The game's view (JSON ``null`` between games): decoded only when the phone must choose (its game's
+    probes read it)."""
 
 
 class _Message(msgspec.Struct):
@@ -258,9 +258,8 @@ class Phone:
                 load.error("closed")
 
     def _state(self, view: _View, now: float) -> None:
-        game = view.state
-        playing = view.phase == "playing" and game is not None
-        key: Key | None = (view.game_number, game.cave, len(game.path)) if playing and game is not None else None
+        playing = view.phase == "playing" and view.state != NO_GAME
+        key: Key | None = (view.game_number, view.decision) if playing else None
         seen = self.seen
         if seen is not None and key != seen:
             if self.timer is not None:  # the deadline revealed before this phone answered
@@ -274,19 +273,16 @@ class Phone:
         me = view.me
         if key is not None and me is not None and me.moves and self.answered != key:
             self.answered = key
-            self._decide(key, me.moves, now)
+            self._decide(key, view.state, me.moves, now)
         elif view.phase == "results" and self.host and self.started_game != view.game_number:
             self.started_game = view.game_number
             self._later(self.load.delay(), self._send_start)
 
     # --- answering ----------------------------------------------------------------------------
 
-    def _decide(self, key: Key, moves: list[str], now: float) -> None:
+    def _decide(self, key: Key, game: msgspec.Raw, moves: list[str], now: float) -> None:
         load = self.load
-        if "deeper" in moves and (load.pace == INSTANT or load.rng.random() < DEEPER_CHANCE):
-            text = CHOOSE_DEEPER
-        else:
-            text = CHOOSE_CAMP
+        text = load.choice(load.move(game, moves))
         self.timer = self._later(load.delay(), lambda: self._send_choice(key, text))
 
     def _later(self, delay: float, send: Any) -> asyncio.TimerHandle | None:
@@ -375,6 +371,8 @@ class Load:
     """Cluster mode: every node; a table's phones are spread over them, round robin."""
     rooms_by_join: bool = False
     """The baseline room server: a room is made by its first join (no HTTP API to create tables)."""
+    game: str = ""
+    """The game the tables play (default: the default game)."""
 
     def target_for(self, table: int, phone: int) -> Target:
         """The node phone ``phone`` of table ``table`` talks to (any node serves any table)."""
@@ -383,6 +381,24 @@ class Load:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.game = self.game or default_game()
+        manifest = find_manifest(self.game)
+        self.probes: Probes | None = game_part(manifest, manifest.probes) if manifest.probes else None
+        self._choices: dict[str, str] = {}
+
+    def move(self, game: msgspec.Raw, moves: list[str]) -> str:
+        """The move a phone makes: the game's honest one (eager at the instant pace), or any legal one."""
+        if self.probes is None:
+            return self.rng.choice(moves)
+        view = msgspec.json.decode(game) or {}
+        return self.probes.honest_move(view, moves, self.rng, self.pace == INSTANT)
+
+    def choice(self, move: str) -> str:
+        """The ``choose`` message of a move, encoded once."""
+        text = self._choices.get(move)
+        if text is None:
+            text = self._choices[move] = wire.encode(wire.Choose(move=move)).decode()
+        return text
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -457,7 +473,7 @@ class Load:
                 table.code = f"R{table.index}"
             return
         # No start countdown: the load measures play, as before the countdown existed.
-        body = json.dumps({"game": default_game(), "seconds": DECISION_SECONDS, "pause": self.pause, "countdown": 0})
+        body = json.dumps({"game": self.game, "seconds": DECISION_SECONDS, "pause": self.pause, "countdown": 0})
 
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)

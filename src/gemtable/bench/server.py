@@ -35,6 +35,7 @@ from typing import Any
 from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
 from gemtable.bench.load import HUMAN, INSTANT, PACES, Load, Target, summary_ms
+from gemtable.games import default_game, find_manifest
 from gemtable.machine import allowed_cores, pin_to_cores
 
 OTHER_CPU_WARNING = 10.0
@@ -101,7 +102,7 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--baseline",
         action="store_true",
         help="also run the same phones against a minimal room server written with the websockets "
-        "library alone (gemtable.bench.baseline), and print both figures and their ratio",
+        "library alone (the one the default game's manifest names), and print both figures and their ratio",
     )
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.set_defaults(run=main)
@@ -207,14 +208,19 @@ class LocalServer(Launcher):
 
 
 class BaselineServer(LocalServer):
-    """The minimal room server (``gemtable.bench.baseline``) in a child process, started the same way."""
+    """The default game's minimal room server (its manifest's ``baseline``) in a child process, started the
+    same way."""
 
     def __init__(self, core: int | None, pause: float) -> None:
+        manifest = find_manifest(default_game())
+        if manifest.baseline is None:
+            raise ValueError(f"{manifest.name} has no baseline room server: not with --baseline")
         super().__init__(core)
+        self.module = manifest.module(manifest.baseline)[0]
         self.pause = pause
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "gemtable.bench.baseline", "--port", str(self.port), "--pause", str(self.pause)]
+        return [sys.executable, "-m", self.module, "--port", str(self.port), "--pause", str(self.pause)]
 
 
 class Cluster:

@@ -6,17 +6,18 @@ and name in one registry, so the table and the simulator never branch on either.
 
 The games' registry is the one name table: each game's manifest names the module
 holding its bots (``Manifest.bots``), whose ``register()`` registers them here the
-first time the game's bots are asked for.
+first time the game's bots are asked for; the bot that stands in for a person whose
+phone stays gone (``Manifest.stand_in``); and the function that makes a bot from a
+name that is its own rule (``Manifest.named_bots``), if the game has one.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from gemtable.games import GameError, Move, find_manifest
+from gemtable.games import GameError, Move, find_manifest, game_part
 
 
 class Bot(Protocol):
@@ -87,14 +88,20 @@ def make_bot(game: str, name: str) -> Bot:
     raise GameError(f"no bot {name!r} for {game!r}; known: {known}")
 
 
+def stand_in(game: str) -> Bot:
+    """A new bot of the kind that plays for a person whose phone stays gone (the manifest's ``stand_in``)."""
+    return make_bot(game, find_manifest(game).stand_in)
+
+
 def _named_bot(game: str, name: str) -> Bot | None:
-    """A bot whose name is its rule (``threshold=8``): the game's bot module's ``bot_from_name``."""
+    """A bot whose name is its rule (``threshold=8``), by the function the game's manifest names."""
     try:
-        module = find_manifest(game).bots
+        manifest = find_manifest(game)
     except GameError:
         return None
-    hook = getattr(importlib.import_module(module), "bot_from_name", None)
-    bot: Bot | None = hook(name) if hook is not None else None
+    if manifest.named_bots is None:
+        return None
+    bot: Bot | None = game_part(manifest, manifest.named_bots)(name)
     return bot
 
 
@@ -103,8 +110,8 @@ def _load_builtin(game: str) -> None:
     if game in _loaded:
         return
     try:
-        module = find_manifest(game).bots
+        manifest = find_manifest(game)
     except GameError:
         return
     _loaded.add(game)
-    importlib.import_module(module).register()
+    game_part(manifest, manifest.bots).register()

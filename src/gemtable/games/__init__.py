@@ -1,11 +1,17 @@
-"""The games gemtable can host, found by name in one registry."""
+"""The games gemtable can host, found by name in one registry.
+
+A built-in game is a folder of this package with a ``manifest.py``: the registry finds the folders, so it names
+no game (adding one touches nothing outside its folder).  More games come from ``GEMTABLE_GAMES``."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import os
+import pkgutil
 import threading
+from typing import Any
 
 from gemtable.games.api import (
     BadRecord,
@@ -24,8 +30,13 @@ from gemtable.games.manifest import Manifest
 MANIFESTS: dict[str, Manifest] = {}
 """Games registered so far, by name: each game's manifest (see :mod:`gemtable.games.manifest`)."""
 
-BUILTIN: tuple[str, ...] = ("gemtable.games.expedition.manifest", "gemtable.games.booty.manifest")
-"""The modules of the built-in games' manifests (each has a ``MANIFEST``); the first is the default game."""
+BUILTIN: tuple[str, ...] = tuple(
+    f"{__name__}.{folder.name}.manifest"
+    for folder in sorted(pkgutil.iter_modules(__path__), key=lambda folder: folder.name)
+    if folder.ispkg and importlib.util.find_spec(f"{__name__}.{folder.name}.manifest") is not None
+)
+"""The modules of the built-in games' manifests (each has a ``MANIFEST``): every folder here that has one, by
+name.  The game whose manifest says ``default`` comes first."""
 
 EXTRA = "GEMTABLE_GAMES"
 """An environment variable naming more manifest modules, comma-separated (a test-only game, a game of
@@ -41,11 +52,15 @@ def register(manifest: Manifest, package: str = "") -> Manifest:
     folder (the package of its manifest's module), unless the manifest names it."""
     if package and not manifest.package:
         manifest = dataclasses.replace(manifest, package=package)
+    other = next((m for m in MANIFESTS.values() if m.default and manifest.default and m.name != manifest.name), None)
+    if other is not None:
+        raise GameError(f"{manifest.name} and {other.name} both say they are the default game")
     return MANIFESTS.setdefault(manifest.name, manifest)
 
 
 def manifests() -> list[Manifest]:
-    """Every registered game's manifest, the built-in ones first (the first is the default)."""
+    """Every registered game's manifest: the default game first, then the other built-in ones, then those of
+    ``GEMTABLE_GAMES``."""
     modules = [*BUILTIN, *(m.strip() for m in os.environ.get(EXTRA, "").split(",") if m.strip())]
     with _loading:
         for module in modules:
@@ -55,7 +70,7 @@ def manifests() -> list[Manifest]:
                 if not isinstance(found, Manifest):
                     raise GameError(f"{module} has no MANIFEST")
                 register(found, module.rpartition(".")[0])
-        return list(MANIFESTS.values())
+        return sorted(MANIFESTS.values(), key=lambda manifest: not manifest.default)
 
 
 def find_manifest(name: str) -> Manifest:
@@ -65,6 +80,13 @@ def find_manifest(name: str) -> Manifest:
         return MANIFESTS[name]
     except KeyError:
         raise GameError(f"unknown game {name!r}; known: {', '.join(m.name for m in known)}") from None
+
+
+def game_part(manifest: Manifest, ref: str) -> Any:
+    """What a manifest names by module (``".bots"``, ``".report:print_report"``): the module, or its attribute."""
+    module, attribute = manifest.module(ref)
+    found = importlib.import_module(module)
+    return getattr(found, attribute) if attribute else found
 
 
 def find_game(name: str) -> type[Game]:
@@ -78,7 +100,7 @@ def game_names() -> list[str]:
 
 
 def default_game() -> str:
-    """The game a table plays when nobody says which: the first registered."""
+    """The game a table plays when nobody says which: the one whose manifest says so (else the first)."""
     return manifests()[0].name
 
 
@@ -118,6 +140,7 @@ __all__ = [
     "find_game",
     "find_manifest",
     "game_names",
+    "game_part",
     "manifests",
     "register",
     "replay",

@@ -9,9 +9,10 @@ a handful of methods, in the spirit of OpenSpiel's games:
   start of a game) the table says which seats take part in the next one.
   Late arrivals and players who come back enter here; away players are left out.
 * ``to_act()`` — the seats that must decide now.  Whether they decide at the same
-  time in secret or one after another is declared by the game's manifest
+  time in secret or one after another is declared once, by the game's manifest
   (``dynamics``, see :mod:`gemtable.games.manifest`), which the table reads; the
-  state's ``simultaneous`` says the same, and the conformance suite checks they agree.
+  conformance suite checks that the rules behave as declared (a game of turns never
+  asks two seats at once).
 * ``legal_moves(seat)``, ``apply(seat, move)`` — moves are short strings, parsed
   and formatted by the game (like a chess move in UCI), so records, the wire and
   storage never need to know their shape.  An illegal move raises
@@ -24,6 +25,10 @@ a handful of methods, in the spirit of OpenSpiel's games:
   they stand (the record then holds an ``["end"]`` input, so it still replays).
 * ``view(seat)`` — everything that seat may know, and nothing else;
   ``view(None)`` is a spectator's.  Secrets are hidden here and nowhere else.
+  A view is *live*: a window onto the state, not a copy.  A view taken before a move
+  and read after it says what a view taken after the move says (the simulator and the
+  benchmarks take each seat's view once per game and let its bot read it at every
+  decision; the conformance suite checks every game keeps this).
 * ``record()`` — rules, seats, seed and every input, from which
   :func:`replay` rebuilds the same game.
 
@@ -33,6 +38,7 @@ Rules are pure: no clock, no I/O, standard library only.  Randomness is a seeded
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
@@ -80,7 +86,6 @@ class GameState(Protocol):
     """The state of one game.  See the module documentation."""
 
     game: ClassVar[str]
-    simultaneous: ClassVar[bool]
 
     @property
     def seats(self) -> int: ...
@@ -112,13 +117,16 @@ class GameState(Protocol):
 
     def winners(self) -> list[int]: ...
 
-    def view(self, seat: int | None) -> SeatView: ...
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see (None: a spectator), live: it follows the state as moves are applied."""
+        ...
 
     def record(self) -> GameRecord: ...
 
 
 class Game(Protocol):
-    """A kind of game: a name, its presets and how to start one."""
+    """A kind of game: a name, its seats and how to start one.  Its presets and options are its manifest's
+    (:mod:`gemtable.games.manifest`); ``rules_json`` says what each means."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -131,9 +139,6 @@ class Game(Protocol):
     player (a newcomer in a freed chair gets a fresh seat)."""
 
     @classmethod
-    def presets(cls) -> Sequence[str]: ...
-
-    @classmethod
     def rules_json(cls, preset: str, options: Mapping[str, JSON]) -> JSON:
         """Validate a host's choice of preset and options; return the full rules as JSON."""
         ...
@@ -141,6 +146,42 @@ class Game(Protocol):
     @classmethod
     def new(cls, rules: JSON, seats: int, seed: int, script: JSON | None = None) -> GameState:
         """A new game.  ``script`` fixes the random parts (a deck, a bag) for tests."""
+        ...
+
+
+Decision: TypeAlias = tuple[int, ...]
+"""What identifies one decision of a game (the expedition's: cave, cards on the path)."""
+
+
+class Probes(Protocol):
+    """What the load, soak and fuzz tools need of a game beyond its API: a module of the game's folder, named by
+    its manifest (``probes``).  Each function reads a seat's view as the wire carries it (``view(seat).to_json()``,
+    the ``state`` of a table's view), so a bot phone can use it, and the game's state only for ``invariants``.
+    The conformance suite holds every game's probes to what is written here."""
+
+    def honest_move(self, view: JSON, moves: Sequence[Move], rng: random.Random, eager: bool) -> Move:
+        """One of ``moves``, as a person at this view might choose (``eager``: the one that keeps the game going
+        longest, as a load that wants the most decisions plays)."""
+        ...
+
+    def decision(self, view: JSON) -> Decision:
+        """The decision open in ``view``: the same in every seat's view and a spectator's while it is open (a
+        simultaneous choice stays one decision until its reveal), different for every decision of one game."""
+        ...
+
+    def taken(self, view: JSON, seat: int) -> Move | None:
+        """The move ``seat`` made at the decision just before the one ``view`` shows, as far as the view shows it
+        (None when it does not)."""
+        ...
+
+    def view_problems(self, view: JSON, seat: int | None, over: bool) -> list[str]:
+        """What is wrong with a view of the game sent to ``seat`` (None: a spectator) by the game's own rules of
+        sense and secrecy (``over``: the game has ended); empty when nothing is."""
+        ...
+
+    def invariants(self, state: GameState) -> tuple[list[str], int]:
+        """What breaks the game's invariants in ``state`` (a game replayed from its record), and how many of the
+        game's units (gems, tiles) appeared or vanished."""
         ...
 
 

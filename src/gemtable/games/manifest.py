@@ -14,14 +14,20 @@ Declared, never inferred:
   translation key of its label (:class:`Option`); ``presets`` name the starting points and the option values
   each sets (:class:`Preset`);
 * ``bots`` — the module holding the game's bots (its ``register()`` registers them), imported when first
-  needed, so the rules never import a bot;
+  needed, so the rules never import a bot; ``stand_in`` — the one of them that plays for a person whose phone
+  stays gone; ``named_bots`` — the function that makes a bot from a name that is its own rule
+  (``threshold=8``), if the game has such bots;
 * ``page``, ``rules_page``, ``styles``, ``translations``, ``assets`` — the web files that belong to the game,
   relative to its folder's ``web/`` (served at ``/games/<name>/``);
 * ``report`` — ``"module:function"`` of its simulation report (``gemtable simulate <game>``), or None for
   the generic tournament; ``sparring``, ``batch`` and ``benchmark`` — the strategy lab's and the benchmarks'
-  game-specific parts, named by module.
+  game-specific parts, named by module (``baseline``: the benchmark's minimal room server of the game);
+  ``probes`` — the module of what the load, soak and fuzz tools need
+  of the game (:class:`gemtable.games.api.Probes`);
+* ``default`` — whether a table plays this game when nobody says which (one game says so).
 
-The manifest is pure data, standard library only, like the rules it describes.
+Modules are named relative to the game's folder (``".bots"``, ``".report:print_report"``): a game is one
+folder, wherever it lives.  The manifest is pure data, standard library only, like the rules it describes.
 """
 
 from __future__ import annotations
@@ -129,6 +135,11 @@ class Manifest:
     clock: Clock
     bots: str
     """The module of the game's bots; its ``register()`` registers them."""
+    stand_in: str
+    """The bot that plays for a person whose phone stays gone (one of those ``bots`` registers)."""
+    named_bots: str | None = None
+    """``"module:function"``: the bot a name stands for when the name is its own rule (``threshold=8``), or
+    None; the function returns None for a name it does not know."""
     page: str | None = None
     """The ES module (in the game's ``web/`` folder) that draws the game; None: the shared stand-in that says
     the board is not built yet."""
@@ -154,9 +165,18 @@ class Manifest:
     benchmark: str | None = None
     """The module of the game's engine benchmark (``engine``, ``decisions``): ``gemtable bench engine`` and
     ``gemtable bench bots`` run the default game's."""
+    baseline: str | None = None
+    """The module of a minimal room server of the game, written with the ``websockets`` library alone: the
+    yardstick ``gemtable bench server --baseline`` measures gemtable against (``python -m`` runs it)."""
+    probes: str | None = None
+    """The module of the game's probes (:class:`gemtable.games.api.Probes`): an honest move, what identifies a
+    decision, the game's invariants; the load, soak and fuzz tools play the game through them."""
+    default: bool = False
+    """Whether this is the game a table plays when nobody says which."""
     package: str = ""
-    """The game's folder as a Python package (``gemtable.games.booty``): where its ``web/`` folder is found.
-    The registry sets it to the package of the manifest's module (a manifest lives in its game's folder)."""
+    """The game's folder as a Python package (``gemtable.games.booty``): where its ``web/`` folder is found and
+    its modules are named from.  The registry sets it to the package of the manifest's module (a manifest
+    lives in its game's folder)."""
 
     def __post_init__(self) -> None:
         if not NAME.fullmatch(self.name):
@@ -191,6 +211,16 @@ class Manifest:
     @property
     def seats_belong_to_chairs(self) -> bool:
         return self.seats == "chair"
+
+    def module(self, ref: str) -> tuple[str, str]:
+        """A module the manifest names (``".bots"``, ``".report:print_report"``), as an absolute module name and
+        the attribute after the colon (``""`` when none)."""
+        module, _, attribute = ref.partition(":")
+        if module.startswith("."):
+            if not self.package:
+                raise ValueError(f"{self.name}: {ref!r} is relative, but the manifest knows no package")
+            module = self.package + module
+        return module, attribute
 
     def option(self, key: str) -> Option:
         for option in self.options:

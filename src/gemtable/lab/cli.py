@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import re
 import sys
@@ -13,7 +12,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any
 
-from gemtable.games import GameError, default_game, find_manifest
+from gemtable.games import GameError, default_game, find_manifest, game_part
 from gemtable.lab.tournament import Results, Stopped, Tournament, check_bots, run, run_until
 from gemtable.lab.userbot import BotFailure, parse_spec
 
@@ -76,8 +75,7 @@ def build(args: argparse.Namespace) -> tuple[Tournament, list[str]]:
         raise GameError("--games must be at least 1")
     if args.time_limit <= 0:
         raise GameError("--time-limit must be positive")
-    preset = args.preset or game.presets()[0]
-    rules = game.rules_json(preset, {})
+    rules = manifest.rules_json(manifest.preset(args.preset).name, {})
     tournament = Tournament(
         game.name, rules, tuple(names), args.games or 0, low, high, args.seed, tuple(user), args.time_limit
     )
@@ -90,13 +88,13 @@ def _runner(
     advance: Callable[[int], None] | None,
 ) -> Callable[[Tournament, int], Results]:
     if args.batch:
-        module = find_manifest(tournament.game).batch
-        if module is None:
+        manifest = find_manifest(tournament.game)
+        if manifest.batch is None:
             raise GameError(f"{tournament.game} has no batch mode")
         if tournament.user:
             raise GameError("the batch mode plays threshold bots only, not your own bot (drop --batch)")
         try:
-            batch = importlib.import_module(module)
+            batch = game_part(manifest, manifest.batch)
         except ImportError:
             raise GameError("the batch mode needs numpy: pip install 'gemtable[lab]'") from None
         play_tournament, rule_of = batch.play_tournament, batch.rule_of
@@ -110,9 +108,8 @@ def simulate(args: argparse.Namespace) -> int:
     manifest = find_manifest(args.game or default_game())
     args.game, game = manifest.name, manifest.game
     if manifest.report and not (args.bot or args.report):  # the game's own report, as its manifest names it
-        module, _, function = manifest.report.partition(":")
         args.games = args.games or 2000
-        report: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
+        report: Callable[[argparse.Namespace], int] = game_part(manifest, manifest.report)
         return report(args)
     tournament, swept = build(args)
     quiet = args.json

@@ -14,7 +14,7 @@ phone gets a whole :class:`State` after every change, as before.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -282,6 +282,3 @@ def schema() -> dict[str, Any]:
         "server": server,
         "$defs": components,
     }
-
-
-Role = Literal["person", "spectator", "tv"]

@@ -29,6 +29,8 @@ import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
+from gemtable.table.errors import TableError
+
 NAME_MAX = 24
 """Characters in a name, after cleaning."""
 
@@ -74,8 +76,6 @@ def clean_name(name: object) -> str:
     try:
         return _clean(name)
     except BadName as exc:
-        from gemtable.table.table import TableError  # (table.py imports this module)
-
         raise TableError("bad-name", str(exc)) from None
 
 

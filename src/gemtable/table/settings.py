@@ -13,6 +13,7 @@ from typing import Any
 
 from gemtable.games import GameError, default_game, find_manifest
 from gemtable.games.api import JSON
+from gemtable.table.errors import TableError
 
 ABSENT_GRACE = 60.0
 """Seconds a phone may be gone before its person is *absent*: in the lobby and at the results an
@@ -28,15 +29,6 @@ PAUSE = (0.5, 60.0)
 COUNTDOWNS = (0.0, 30.0)
 """The seconds of a start's countdown (0: none, for tests and demonstrations)."""
 ABSENT = (1.0, 3600.0)
-
-
-class TableError(ValueError):
-    """A command the table refuses; ``code`` is for machines, the message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass

@@ -34,16 +34,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from gemtable.bots import bot_names, bot_person_names, make_bot
+from gemtable.bots import bot_names, bot_person_names, make_bot, stand_in
 from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON
+from gemtable.table.errors import TableError
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
 from gemtable.table.news import News, Notice
 from gemtable.table.people import Person, Status
 from gemtable.table.settings import ABSENT_GRACE as ABSENT_GRACE
 from gemtable.table.settings import COUNTDOWN as COUNTDOWN
-from gemtable.table.settings import Settings, TableError, revised
+from gemtable.table.settings import Settings, revised
 
 Event = dict[str, Any]
 
@@ -237,9 +238,6 @@ class Table:
 
     def in_game(self) -> bool:
         return self.phase in (PLAYING, PAUSE)
-
-    def seat_of(self, pid: int) -> int | None:
-        return self.people[pid].seat if pid in self.people else None
 
     def person_at_seat(self, seat: int) -> Person | None:
         for person in self.people.values():
@@ -678,8 +676,8 @@ class Table:
         self._open_game(countdown.seed, now)
 
     def _stand_in_move(self, game: GameState, seat: int) -> str:
-        """The move a bot makes for a person whose phone stays gone (the game's first listed bot)."""
-        bot = make_bot(self.kind.name, bot_names(self.kind.name)[0])
+        """The move a bot makes for a person whose phone stays gone (the bot the game's manifest names)."""
+        bot = stand_in(self.kind.name)
         return bot.choose(game.view(seat), game.legal_moves(seat), self._bot_random(seat))
 
     def _absent_host(self, now: float) -> None:

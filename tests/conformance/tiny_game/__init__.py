@@ -2,7 +2,9 @@
 
 Two players, three rounds.  Each round both pick 1, 2 or 3 in secret, at once; a pick nobody else made
 scores its value.  Seats belong to chairs.  Registered through ``manifest.py`` alone (the conformance
-suite sets ``GEMTABLE_GAMES``), with one bot (``bots.py``); nothing outside this folder names it.
+suite sets ``GEMTABLE_GAMES``), with one bot (``bots.py``), its probes (``probes.py``) and its web part
+(``web/``: the board, the rules page, styles and texts in every language); nothing outside this folder names
+it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ class PickView:
             "seat": self.seat,
             "rounds": self.state.rounds,
             "history": self.state.history,
-            "scores": self.state.scores(),
+            "scores": self.state.scores() if self.state.is_over() else None,
+            "winners": self.state.winners() if self.state.is_over() else None,
             "mine": mine,
             "over": self.state.is_over(),
         }
@@ -35,7 +38,6 @@ class PickView:
 
 class PickState:
     game: ClassVar[str] = "pick"
-    simultaneous: ClassVar[bool] = True
 
     def __init__(self, rounds: int, seed: int) -> None:
         self.rounds, self.seed, self.started, self.ended = rounds, seed, False, False
@@ -120,10 +122,6 @@ class Pick:
     min_seats: ClassVar[int] = SEATS
     max_seats: ClassVar[int] = SEATS
     seats_per_game: ClassVar[int] = SEATS
-
-    @classmethod
-    def presets(cls) -> Sequence[str]:
-        return ["short"]
 
     @classmethod
     def rules_json(cls, preset: str, options: Mapping[str, JSON]) -> JSON:

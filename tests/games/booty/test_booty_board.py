@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from booty_boards import board, tile
 
 from gemtable.games.api import IllegalMove
 from gemtable.games.booty.board import Board, Placement
+from tests.games.booty.booty_boards import board, tile
 
 START = board((0, 0, "G 0:1 1:2 2:3"))
 

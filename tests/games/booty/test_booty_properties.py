@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from booty_boards import play_randomly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,7 @@ from gemtable.games.booty import Board, BootyHunter, BootyState
 from gemtable.games.booty.board import PlacedTile, neighbour
 from gemtable.games.booty.scoring import MODES, totals
 from gemtable.games.booty.tiles import SIDES, opposite
+from tests.games.booty.booty_boards import play_randomly
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FEW = settings(max_examples=12, deadline=None)

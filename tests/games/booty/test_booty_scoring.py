@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from booty_boards import board
-
 from gemtable.games.booty.scoring import EVERY_AREA, LARGEST_AREA, Counting, areas, count, totals
+from gemtable.games.booty.state import BootyState
+from tests.games.booty.booty_boards import board
 
 # Two diamonds in a row; the middle tile's north (colour 0) and south (colour 2)
 # slices each touch both diamonds.
@@ -139,4 +139,5 @@ def test_the_readings_are_table_options_with_todays_reading_the_default() -> Non
     rules = manifest.rules_json("largest-area", {"touching": "void", "tie": "none"})
     assert (rules["scoring"], rules["touching"], rules["tie"]) == (2, "void", "none")
     state = manifest.game.new(rules, 3, 1)
+    assert isinstance(state, BootyState)
     assert state.rules.counting == Counting(LARGEST_AREA, "void", "none")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gemtable.games import find_game, replay
+from gemtable.games import find_game, find_manifest, replay
 from gemtable.games.api import BadRules, GameRecord, IllegalMove, NotYourTurn, UnknownSeat
 from gemtable.games.booty import BootyHunter, BootyState
 from gemtable.games.booty.state import SetAside
@@ -54,7 +54,7 @@ def test_the_registry_finds_booty_hunter() -> None:
 
 
 def test_presets_and_host_options() -> None:
-    assert list(BootyHunter.presets()) == ["every-area", "largest-area"]
+    assert [preset.name for preset in find_manifest("booty").presets] == ["every-area", "largest-area"]
     assert BootyHunter.rules_json("every-area", {}) == {
         "preset": "every-area",
         "scoring": 1,

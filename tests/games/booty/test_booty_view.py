@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import random
 
-from booty_boards import play_randomly
-
 from gemtable.games.api import SeatView
 from gemtable.games.booty import BootyHunter, BootyState
 from gemtable.games.booty.scoring import totals
+from tests.games.booty.booty_boards import play_randomly
 
 KEYS = {
     "game",

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from gemtable.games import GameRecord, replay
 from gemtable.games.expedition import CAMP, DEEPER, RELIC, Expedition, ExpeditionRules, card_name, rules_for
 from gemtable.games.expedition.state import ExpeditionState, path_card_name
 
@@ -170,3 +171,10 @@ def drive(
                 state.apply_joint(moves)
         if after is not None:
             after(state)
+
+
+def replayed(record: GameRecord) -> ExpeditionState:
+    """A game of the expedition rebuilt from its record (``replay`` speaks of any game)."""
+    state = replay(record)
+    assert isinstance(state, ExpeditionState)
+    return state

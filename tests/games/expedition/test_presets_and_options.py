@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from gemtable.games import find_manifest
 from gemtable.games.api import BadRules, IllegalMove
 from gemtable.games.expedition import Expedition, ExpeditionRules, rules_for
 from gemtable.games.expedition.rules import HOST_OPTIONS, PRESETS
@@ -14,7 +15,7 @@ from ._helpers import CLASSIC, TABLE, TREASURES, deck_of, names, new_game, path_
 
 
 def test_the_presets() -> None:
-    assert Expedition.presets() == ["table", "classic"]
+    assert [preset.name for preset in find_manifest("expedition").presets] == ["table", "classic"]
     assert set(PRESETS) == {"table", "classic"}
     with pytest.raises(BadRules):
         rules_for("advanced")

@@ -16,7 +16,7 @@ from gemtable.games.api import GameError
 from gemtable.games.expedition import CAMP, DEEPER, Expedition, ExpeditionRules, rules_for
 from gemtable.games.expedition.state import ExpeditionState
 
-from ._helpers import HAZARDS, check_conservation, consistent_script, deck_of, drive, path_names, snapshot
+from ._helpers import HAZARDS, check_conservation, consistent_script, deck_of, drive, path_names, replayed, snapshot
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -146,12 +146,12 @@ def test_replays_are_exact(game: dict[str, Any], stop: int, per_seat: bool) -> N
     drive(state, random.Random(game["choices"]), p_deeper=game["p_deeper"], per_seat=per_seat, after=mark)
     marks.append((state.record(), views(state)))
     for record, seen in marks:
-        again = replay(record)
+        again = replayed(record)
         assert views(again) == seen
         assert again.record().to_json() == record.to_json()
         through_json = GameRecord.from_json(json.loads(json.dumps(record.to_json())))
         assert through_json == record
-        assert views(replay(through_json)) == seen
+        assert views(replayed(through_json)) == seen
     final = replay(state.record())
     assert final.is_over()
     assert final.scores() == state.scores() and final.winners() == state.winners()

@@ -10,7 +10,7 @@ from gemtable.games import GameRecord, replay
 from gemtable.games.api import BadRecord, GameError
 from gemtable.games.expedition import CAMP, DEEPER, Expedition
 
-from ._helpers import CLASSIC, TABLE, new_game, snapshot, step, views_json
+from ._helpers import CLASSIC, TABLE, new_game, replayed, snapshot, step, views_json
 
 
 def round_trip(record: GameRecord) -> GameRecord:
@@ -45,7 +45,7 @@ def test_a_finished_scripted_game_replays_exactly() -> None:
     assert state.is_over()
     record = state.record()
     assert record.scores == state.scores() and record.winners == state.winners()
-    for again in (replay(record), replay(round_trip(record))):
+    for again in (replayed(record), replayed(round_trip(record))):
         assert again.scores() == state.scores() and again.winners() == state.winners()
         assert views_json(again) == views_json(state)
         assert snapshot(again) == snapshot(state)
@@ -60,7 +60,7 @@ def test_an_unscripted_game_replays_from_its_seed() -> None:
             step(state, *[seat for seat in state.inside if state.carried[seat] >= 6])
     record = state.record()
     assert record.script is None
-    again = replay(round_trip(record))
+    again = replayed(round_trip(record))
     assert snapshot(again) == snapshot(state)
 
 
@@ -70,7 +70,7 @@ def test_a_record_taken_while_choices_are_pending_leaves_them_out() -> None:
     state.apply(1, CAMP)
     record = state.record()
     assert record.inputs[-1] == [2, DEEPER]
-    again = replay(record)
+    again = replayed(record)
     assert again.choices == {} and again.to_act() == frozenset({0, 1, 2})
     assert views_json(again) == views_json(state), "a pending choice is in no view"
     again.apply(1, CAMP)

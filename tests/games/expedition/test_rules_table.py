@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from gemtable.games import find_game
+from gemtable.games import find_game, find_manifest
 from gemtable.games.api import BadRules, IllegalMove
 from gemtable.games.expedition import CAMP, DEEPER, Expedition, ExpeditionRules
 from gemtable.games.expedition.state import MAX_SEATS
@@ -16,7 +16,7 @@ from ._helpers import TABLE, TREASURES, deck_of, names, new_game, path_names, st
 
 def test_the_table_preset_is_the_default() -> None:
     assert find_game("expedition") is Expedition
-    assert Expedition.presets()[0] == "table"
+    assert find_manifest("expedition").preset(None).name == "table"
     assert ExpeditionRules() == TABLE
     assert TABLE.treasures == TREASURES
     assert (TABLE.hazard_copies, TABLE.relics, TABLE.path_split, TABLE.collapse_removes) == (3, True, "pooled", 1)

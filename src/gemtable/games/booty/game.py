@@ -1,12 +1,12 @@
-"""Booty Hunter as a kind of game: its name, presets and how to start one."""
+"""Booty Hunter as a kind of game: its name, seats and how to start one."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import ClassVar
 
 from gemtable.games.api import JSON, BadRules
-from gemtable.games.booty.rules import PLAYERS, PRESETS, BootyRules, rules_for
+from gemtable.games.booty.rules import PLAYERS, BootyRules, rules_for
 from gemtable.games.booty.state import BootyState
 
 
@@ -19,10 +19,6 @@ class BootyHunter:
     max_seats: ClassVar[int] = PLAYERS
     seats_per_game: ClassVar[int] = PLAYERS
     """A seat belongs to its chair (its colour): a newcomer in that chair plays on with it."""
-
-    @classmethod
-    def presets(cls) -> Sequence[str]:
-        return list(PRESETS)
 
     @classmethod
     def rules_json(cls, preset: str, options: Mapping[str, JSON]) -> JSON:

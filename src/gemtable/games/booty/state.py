@@ -65,7 +65,6 @@ class BootyState:
     """One game of Booty Hunter.  See the module documentation."""
 
     game: ClassVar[str] = "booty"
-    simultaneous: ClassVar[bool] = False
 
     def __init__(self, rules: BootyRules, seed: int, script: JSON | None = None) -> None:
         scripted = _read_script(script)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import ClassVar
 
 from gemtable.games.api import JSON, BadRules
@@ -20,10 +20,6 @@ class Expedition:
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
     seats_per_game: ClassVar[int] = MAX_SEATS
-
-    @classmethod
-    def presets(cls) -> Sequence[str]:
-        return list(PRESETS)
 
     @classmethod
     def rules_json(cls, preset: str, options: Mapping[str, JSON]) -> JSON:

@@ -28,20 +28,21 @@ def hazard_kind(card: int) -> str:
     return HAZARD_KINDS[-1 - card]
 
 
-def is_treasure(card: int) -> bool:
-    return card > 0
-
-
-def is_hazard(card: int) -> bool:
-    return card < 0
-
-
 def card_name(card: int) -> str:
     if card > 0:
         return str(card)
     if card == RELIC:
         return "relic"
     return hazard_kind(card)
+
+
+TAKEN_RELIC = -99
+"""A relic card that a lone leaver carried out: it stays on the path as an empty slot."""
+
+
+def path_card_name(card: int) -> str:
+    """The name of a card as it lies on the path ("relic-taken" once carried out)."""
+    return "relic-taken" if card == TAKEN_RELIC else card_name(card)
 
 
 def parse_card(name: str) -> int:

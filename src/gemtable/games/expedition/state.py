@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from gemtable.games.api import (
     JSON,
@@ -34,18 +34,15 @@ from gemtable.games.api import (
     NotYourTurn,
     UnknownSeat,
 )
-from gemtable.games.expedition.cards import RELIC, card_name, parse_card
+from gemtable.games.expedition.cards import RELIC, TAKEN_RELIC, parse_card
+from gemtable.games.expedition.cards import path_card_name as path_card_name
+from gemtable.games.expedition.moves import CAMP as CAMP
+from gemtable.games.expedition.moves import CHOOSE, MOVES, OVER, ROSTER
+from gemtable.games.expedition.moves import DEEPER as DEEPER
 from gemtable.games.expedition.rules import ExpeditionRules
+from gemtable.games.expedition.view import ExpeditionView
 
-if TYPE_CHECKING:
-    from gemtable.games.expedition.view import ExpeditionView
-
-DEEPER = "deeper"
-CAMP = "camp"
-MOVES: tuple[str, str] = (DEEPER, CAMP)
 _MOVE_SET = frozenset(MOVES)
-
-ROSTER, CHOOSE, OVER = "roster", "choose", "over"
 
 MAX_SEATS = 16
 """Seats of one game: a seat is a player and keeps its chest for the whole game, so a
@@ -70,7 +67,6 @@ class ExpeditionState:
     """One game of the expedition.  See the module documentation."""
 
     game: ClassVar[str] = "expedition"
-    simultaneous: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -263,8 +259,6 @@ class ExpeditionState:
         return [s for s in players if scores[s] == best]
 
     def view(self, seat: int | None) -> ExpeditionView:
-        from gemtable.games.expedition.view import ExpeditionView
-
         if seat is not None:
             self._check_seat(seat)
         return ExpeditionView(self, seat)
@@ -464,7 +458,7 @@ class ExpeditionState:
                 self.relics_held[seat].append(value)
                 self.relic_points[seat] += value
                 takes.relics.append(value)
-                path[i] = _TAKEN_RELIC
+                path[i] = TAKEN_RELIC
 
     def _end_cave(self) -> None:
         self.returned += sum(self.path_gems)
@@ -472,12 +466,3 @@ class ExpeditionState:
         self.relics_left += self.path.count(RELIC)
         self.chest_by_cave.append(self._totals())
         self.phase = OVER if self.cave >= self.rules.caves else ROSTER
-
-
-_TAKEN_RELIC = -99
-"""A relic card that a lone leaver carried out: it stays on the path as an empty slot."""
-
-
-def path_card_name(card: int) -> str:
-    """The name of a card as it lies on the path ("relic-taken" once carried out)."""
-    return "relic-taken" if card == _TAKEN_RELIC else card_name(card)

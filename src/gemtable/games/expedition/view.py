@@ -14,9 +14,14 @@ engine's view at all: the table keeps them until the reveal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gemtable.games.api import JSON
-from gemtable.games.expedition.cards import HAZARD_KINDS, RELIC, card_name
-from gemtable.games.expedition.state import DEEPER, OVER, ExpeditionState, path_card_name
+from gemtable.games.expedition.cards import HAZARD_KINDS, RELIC, card_name, path_card_name
+from gemtable.games.expedition.moves import DEEPER, OVER
+
+if TYPE_CHECKING:
+    from gemtable.games.expedition.state import ExpeditionState
 
 
 class ExpeditionView:

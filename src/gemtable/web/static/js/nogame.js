@@ -25,3 +25,19 @@ export function renderResults(el, data) {
 export function changes() {
   return { say: [], buzz: null };
 }
+
+/** The stand-in for a game whose module failed to load (a network error, a broken file): it says so, as an
+ * error, where the board would be; the table still works around it. */
+export function failed(game, error) {
+  const alert = (el) => put(el, h('section', { class: 'reveal quiet', role: 'alert' },
+    h('h2', { text: game.title }),
+    h('p', { class: 'warn', text: t('nogame.failed') }),
+    h('p', { class: 'note', text: String(error?.message || error || '') })));
+  return {
+    renderGame: alert,
+    renderActions: (el) => { el.hidden = true; },
+    renderResults: alert,
+    changes: () => ({ say: [], buzz: null }),
+    render: () => { const el = h('div'); alert(el); return [el]; },
+  };
+}

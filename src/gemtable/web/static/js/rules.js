@@ -3,7 +3,7 @@
 
 import { h, $, put } from './dom.js';
 import { t, has, initLang, langSwitch, onLang } from './i18n.js';
-import { games, findGame, gameFile } from './catalogue.js';
+import { games, findGame, gameFile, gameImport } from './catalogue.js';
 
 async function render() {
   const name = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -11,7 +11,7 @@ async function render() {
   const game = await findGame(name);
   let body;
   if (game && gameFile(game.rules_page)) {
-    const module = await import(game.rules_page);
+    const module = await gameImport(game, game.rules_page);
     const preset = game.presets.some((p) => p.name === query.get('preset')) ? query.get('preset') : null;
     body = await module.render(preset, query, game);
   } else {

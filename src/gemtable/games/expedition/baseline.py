@@ -1,4 +1,5 @@
-"""A minimal room server, the yardstick of ``gemtable bench server --baseline``.
+"""A minimal room server of the expedition, the yardstick of ``gemtable bench server --baseline`` (the
+expedition's manifest names it: ``baseline``).
 
 Written with the ``websockets`` library alone: no rules engine, no storage, no views, no limits.  It holds
 the same conversation with the benchmark's phones as gemtable does, so that the same load generator, the
@@ -44,6 +45,8 @@ class Room:
     phones: dict[int, ServerConnection] = field(default_factory=dict)
     phase: str = "lobby"
     game: int = 0
+    decision: int = 0
+    """Counts the decisions opened (one a card), as a gemtable table does: the phones tell decisions apart by it."""
     cave: int = 0
     path: list[dict[str, str]] = field(default_factory=list)
     deck: list[str] = field(default_factory=list)
@@ -59,6 +62,7 @@ class Room:
                 "table": {
                     "phase": self.phase,
                     "game_number": self.game,
+                    "decision": self.decision,
                     "me": {"moves": moves, "host": host},
                     "state": {"cave": self.cave, "path": self.path},
                 },
@@ -99,6 +103,7 @@ class Room:
         collapse = card in HAZARDS and any(entry["card"] == card for entry in self.path)
         self.path.append({"card": card})
         self.chosen = {}
+        self.decision += 1
         if collapse or not self.deck:
             self.close_cave()
             return
@@ -185,7 +190,7 @@ async def run(host: str, port: int, pause: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m gemtable.bench.baseline", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m gemtable.games.expedition.baseline", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between caves")
