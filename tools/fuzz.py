@@ -106,11 +106,25 @@ ERROR_CODES = {
     "server-error",
     "unknown-person",
     "idle",
+    "no-game",
+    "paused",
+    "starting",
+    "offline",
+    "first-host",
+    "banned",
+    "removed",
+    "address-full",
+    "bad-settings",
+    "not-found",
+    "self",
+    "is-bot",
+    "table-full",
+    "busy",
 }
 """Every error code a phone may be sent (docs/protocol.md, and ``idle``: no hello in time)."""
-CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000}
+CLOSE_CODES = {1000, 1001, 1007, 1008, 1009, 4000, 4003}
 """How the server may close: normally, going away (shutdown), not UTF-8 (RFC 6455), abuse (too
-many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone."""
+many refusals, or idle without a hello), a frame over the size limit, replaced by a newer phone, banned."""
 ROOT = Path(__file__).resolve().parents[1]
 """The repository, where ``python -m tools`` finds this folder."""
 
@@ -181,9 +195,10 @@ class Target:
             return status, body
 
     def create_table(self, source: str, game: str | None = None, **settings: Any) -> str:
-        status, body, _ = self.request(
-            "POST", "/api/tables", json.dumps({"game": game or default_game(), **settings}).encode(), source=source
-        )
+        """A new table from ``source``; without a start countdown unless ``settings`` give one (the tools
+        play games, and would wait for it at every start)."""
+        body = json.dumps({"game": game or default_game(), "countdown": 0, **settings}).encode()
+        status, body, _ = self.request("POST", "/api/tables", body, source=source)
         if status != 201:
             raise RuntimeError(f"creating a table from {source}: HTTP {status} {body[:200]!r}")
         return str(json.loads(body)["code"])

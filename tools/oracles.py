@@ -26,6 +26,7 @@ from typing import Any
 
 from gemtable.games import GameError, GameRecord, find_game, find_manifest, game_part, replay
 from gemtable.games.api import Decision, Probes
+from gemtable.table.view import PERSON_KEYS
 
 PHASES = {"lobby", "playing", "pause", "results"}
 STATUSES = {"seated", "waiting", "away", "watching", "gone"}
@@ -94,6 +95,11 @@ def view_problems(view: Any, own_choice: str | bool | None = True) -> list[str]:
     remaining = view.get("remaining_ms")
     if remaining is not None and (not isinstance(remaining, int) or remaining < 0):
         out.append(f"remaining_ms is {remaining!r}")
+    if view.get("paused") is not None and remaining is not None:
+        out.append("a paused table's clock runs")
+    news = view.get("news")
+    if not isinstance(news, list) or any(not isinstance(n, dict) or "id" not in n or "kind" not in n for n in news):
+        out.append(f"news is not a list of notices: {news!r}"[:200])
     return out + _me_problems(view, people, own_choice) + _game_problems(view)
 
 
@@ -108,7 +114,7 @@ def _person_problems(p: dict[str, Any]) -> list[str]:
         out.append("someone has chosen without being asked to")
     if p.get("status") == "watching" and p.get("chair") is not None:
         out.append("a watcher holds a chair")
-    if set(p) - {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays"}:
+    if set(p) - PERSON_KEYS:
         out.append(f"people[] carries more than it should: {sorted(p)}")
     return out
 
@@ -118,6 +124,8 @@ def _me_problems(view: dict[str, Any], people: list[dict[str, Any]], own_choice:
     if me is None:
         return []
     out = []
+    if me.get("bans") and not me.get("host"):
+        out.append("someone who is not the host is shown the bans")
     mine = [p for p in people if p.get("id") == me.get("id")]
     choice = me.get("choice")
     if choice is not None and mine and not mine[0].get("chosen"):

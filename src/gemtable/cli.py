@@ -80,6 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="messages a second one connection may send (default 20; raise it for bot loads)",
     )
+    serve.add_argument(
+        "--people-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help="people one address may bring to one table (default 6; raise it for a party behind one public address)",
+    )
     serve.add_argument("--allow-scripts", action="store_true", help="let tables use a scripted deck (tests, demos)")
     serve.set_defaults(run=_serve)
 

@@ -51,6 +51,8 @@ class Client:
         self.frames: list[str] = []
         """Every frame received, raw (for secrecy tests)."""
         self.replaced = False
+        self.removed: dict[str, Any] | None = None
+        """The ``removed`` message, once the host removed this phone's person (``ban``, ``by``, ``message``)."""
         self.closed = False
         self.ended: str | None = None
         """Why the connection ended, once it has (the close frame, or the client's own error)."""
@@ -112,7 +114,32 @@ class Client:
         await self.send(p.Choose(move=move, decision=decision))
 
     async def start(self) -> None:
+        """The host starts a game (a countdown first, unless the table has none)."""
         await self.send(p.Start())
+
+    async def cancel_start(self) -> None:
+        await self.send(p.CancelStart())
+
+    async def pause(self) -> None:
+        await self.send(p.Pause())
+
+    async def resume(self) -> None:
+        await self.send(p.Resume())
+
+    async def end(self) -> None:
+        """The host ends the game now (straight to the results)."""
+        await self.send(p.End())
+
+    async def hand_host(self, person: int) -> None:
+        await self.send(p.Host(person=person))
+
+    async def change_settings(self, **changes: Any) -> None:
+        """The host changes the settings between games: ``preset``, ``options``, ``seconds``, ``pause``,
+        ``turn_clock``."""
+        await self.send(p.ChangeSettings(**changes))
+
+    async def unban(self, ban: int) -> None:
+        await self.send(p.Unban(ban=ban))
 
     async def leave(self) -> None:
         await self.send(p.Leave())
@@ -123,9 +150,9 @@ class Client:
     async def remove_bot(self, chair: int) -> None:
         await self.send(p.RemoveBot(chair=chair))
 
-    async def remove(self, person: int) -> None:
-        """The host removes someone whose phone is gone."""
-        await self.send({"type": "remove", "v": self.version, "person": person})
+    async def remove(self, person: int, ban: bool = False) -> None:
+        """The host removes someone (and, with ``ban``, keeps them out until the ban is lifted)."""
+        await self.send(p.Remove(v=self.version, person=person, ban=ban))
 
     # --- waiting ---------------------------------------------------------------------------
 
@@ -211,6 +238,9 @@ class Client:
             self.errors.append(msgspec.to_builtins(message))
         elif isinstance(message, p.Replaced):
             self.replaced = True
+        elif isinstance(message, p.Removed):
+            self.removed = msgspec.to_builtins(message)
+            self.person = None
 
     def _sync(self) -> None:
         """A table message was missed: ask for the whole state (once until it comes)."""

@@ -178,6 +178,30 @@ def test_every_preset_plays_to_its_end(manifest: Manifest) -> None:
         assert set(state.winners()) <= set(range(played)) and state.winners()
 
 
+@each_game()
+def test_a_game_ended_early_is_over_with_its_scores_as_they_stand_and_replays(manifest: Manifest) -> None:
+    """``end()`` (the host ends the game): over at once, nothing left to do, the record says so and replays."""
+    for seed in (1, 2):
+        states = list(play(manifest, seed))
+        for cut in (1, len(states) // 3, (2 * len(states)) // 3):
+            state = new_game(manifest, seed)
+            rng = random.Random(seed)
+            for _ in range(cut):
+                step(manifest, state, rng, joint=False)
+            if state.is_over():
+                continue
+            state.end()
+            assert state.is_over() and not state.to_act()
+            assert all(not state.legal_moves(seat) for seat in range(state.seats))
+            record = state.record()
+            assert record.inputs[-1] == ["end"] and record.scores == state.scores()
+            assert set(record.winners or []) <= set(range(len(state.scores())))
+            again = replay(GameRecord.from_json(json.loads(json.dumps(record.to_json()))))
+            assert again.is_over() and snapshot(again) == snapshot(state)
+            with pytest.raises(GameError):
+                state.end()
+
+
 def illegal_inputs(state: GameState) -> Iterator[tuple[str, Any]]:
     acting = sorted(state.to_act())
     some_move = next((m for seat in acting for m in state.legal_moves(seat)), "x")
@@ -376,7 +400,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: ServerProcess) -> None:
     status, catalogue = server.get("/api/games")
     assert status == 200 and manifest.name in [g["name"] for g in catalogue["games"]]
-    status, body = server.post("/api/tables", {"game": manifest.name, "seconds": manifest.clock.default, "pause": 0.5})
+    status, body = server.post(
+        "/api/tables", {"game": manifest.name, "seconds": manifest.clock.default, "pause": 0.5, "countdown": 0}
+    )
     assert status == 201, body
     code = body["code"]
     bots = manifest.game.min_seats - 1 or 1

@@ -17,6 +17,7 @@ from tests.server.test_game_flow import play_until_over, run
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = ROOT / "src" / "gemtable" / "games" / "expedition" / "web"
+"""The expedition's own texts (``texts.LANG.json``, in its folder: its phones and its rules page load them)."""
 
 
 def count_chests(frames: list[str]) -> tuple[dict[int, int], list[dict[str, Any]]]:

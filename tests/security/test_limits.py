@@ -3,7 +3,8 @@
 The numbers (``gemtable.server.limits.Limits``, ``gemtable.server.run.MAX_FRAME``; docs/security.md):
 4096 characters a message (64 KiB a frame closes the connection), 20 messages a second per connection
 (bursts of 60), 60 refused messages close a connection, 64 connections per address, 20 joins at once
-per address (then 10 a minute), 10 new tables at once per address (then 30 an hour), 12 tries of table
+per address (then 10 a minute), 6 people per address at one table (a reverse proxy on this host is not
+counted; the phones it forwards are), 10 new tables at once per address (then 30 an hour), 12 tries of table
 codes per address (then 6 a minute), a name of 1 to 24 printable characters, 64 KiB of HTTP body, and
 30 seconds for a new connection to open a table.
 """
@@ -22,7 +23,7 @@ import pytest
 import websockets
 
 from gemtable.bench.proc import rss_kib
-from gemtable.client import Client
+from gemtable.client import Client, ServerError
 from gemtable.server.limits import Limits, address_key
 from tests.security.conftest import TunedServer, clean_log
 from tests.server.harness import ServerProcess
@@ -49,7 +50,7 @@ def test_the_numbers_are_the_documented_ones() -> None:
         10,
         12,
     )
-    assert (LIMITS.hello_seconds, LIMITS.max_body) == (30.0, 64 * 1024)
+    assert (LIMITS.hello_seconds, LIMITS.max_body, LIMITS.people_per_address) == (30.0, 64 * 1024, 6)
     assert (LIMITS.request_seconds, LIMITS.unfinished_per_address) == (10.0, 16)  # tests/security/test_slowloris.py
 
 
@@ -115,13 +116,14 @@ def test_connections_per_address_are_limited_and_given_back(production: ServerPr
 
 
 def test_joins_per_address_are_limited(production: ServerProcess) -> None:
-    code = production.create_table()
+    per = LIMITS.people_per_address  # (one address brings at most that many people to one table: spread out)
+    tables = [production.create_table() for _ in range(-(-(int(LIMITS.join_burst) + 2) // per))]
 
     async def scenario() -> list[str]:
         codes = []
         for i in range(int(LIMITS.join_burst) + 2):
             phone = await client_from(production, "127.34.0.1")
-            await phone.send({"type": "join", "code": code, "name": f"Guest {i}"})
+            await phone.send({"type": "join", "code": tables[i // per], "name": f"Guest {i}"})
 
             def answered(p: Client = phone) -> bool:
                 return p.token is not None or bool(p.errors)
@@ -130,7 +132,7 @@ def test_joins_per_address_are_limited(production: ServerProcess) -> None:
             codes.append("ok" if phone.token else phone.errors[0]["code"])
             await phone.close()
         other = await client_from(production, "127.34.0.2")
-        await other.join(code, "Neighbour")  # the next house joins as usual
+        await other.join(tables[0], "Neighbour")  # the next house joins as usual
         return codes
 
     codes = run(scenario())
@@ -328,3 +330,60 @@ def test_limits_count_ipv6_hosts_by_their_network() -> None:
     assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
     assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
     assert address_key("testclient") == "testclient"
+
+
+async def forwarded(server: ServerProcess, address: str) -> Client:
+    """A phone behind a reverse proxy on this host: the proxy connects from 127.0.0.1 and says who it speaks
+    for in ``X-Forwarded-For`` (uvicorn trusts it from there)."""
+    ws = await websockets.connect(
+        server.ws,
+        local_addr=("127.0.0.1", 0),
+        ping_interval=None,
+        open_timeout=30,
+        max_size=2**22,
+        additional_headers={"X-Forwarded-For": address},
+    )
+    return Client(ws)
+
+
+def test_one_address_brings_at_most_six_people_to_a_table(production: ServerProcess) -> None:
+    """Counted for real: six phones from one address join a table, the seventh is refused (``address-full``)
+    while the next house still joins; the same through a reverse proxy on this host, by the address it
+    forwards; a proxy that forwards nothing (every phone 127.0.0.1) is not counted.  Another table takes the
+    seventh.  A person who leaves makes room again."""
+    per = LIMITS.people_per_address
+    code, other = production.create_table(), production.create_table()
+
+    phones: list[Client] = []
+
+    async def joins(make: Any, prefix: str, table: str, count: int) -> list[str]:
+        out = []
+        for i in range(count):
+            phone = await make()
+            try:
+                await phone.join(table, f"{prefix} {i}")
+                out.append("ok")
+                phones.append(phone)
+            except ServerError as exc:
+                out.append(exc.code)
+                await phone.close()
+        return out
+
+    async def scenario() -> None:
+        house = await joins(lambda: client_from(production, "127.38.0.1"), "House", code, per + 1)
+        assert house == ["ok"] * per + ["address-full"]
+        assert await joins(lambda: client_from(production, "127.38.0.2"), "Next", code, 1) == ["ok"]
+        assert await joins(lambda: client_from(production, "127.38.0.1"), "Elsewhere", other, 1) == ["ok"]
+        proxied = await joins(lambda: forwarded(production, "198.51.100.7"), "Proxied", code, per + 1)
+        assert proxied == ["ok"] * per + ["address-full"]
+        plain = await joins(lambda: client_from(production, "127.0.0.1"), "Local", code, per + 1)
+        assert plain == ["ok"] * (per + 1)  # a local proxy that forwards no address: not counted
+        # One of the house leaves: the house may bring one more.
+        await phones[1].leave()
+        await phones[0].until(lambda s: not any(p["name"] == "House 1" for p in s["people"]))
+        assert await joins(lambda: client_from(production, "127.38.0.1"), "Late", code, 2) == ["ok", "address-full"]
+        for phone in phones:
+            await phone.close()
+
+    run(scenario())
+    clean_log(production)

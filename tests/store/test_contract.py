@@ -181,3 +181,12 @@ def test_records_are_kept_per_game(make_store: Callable[[], Store]) -> None:
         assert await b.record("ABCD", 3) is None
 
     run(make_store, scenario)
+
+
+def test_the_secret_key_is_made_once_and_the_same_for_every_handle(make_store: Callable[[], Store]) -> None:
+    async def scenario(a: Store, b: Store) -> None:
+        key = await a.secret()
+        assert isinstance(key, bytes) and len(key) == 32
+        assert await b.secret() == key and await a.secret() == key
+
+    run(make_store, scenario)

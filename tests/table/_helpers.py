@@ -18,7 +18,7 @@ import msgspec
 from gemtable.games import find_game, find_manifest
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import RESULTS, Settings, Status, Table, table_view
-from gemtable.table.view import encoded_views
+from gemtable.table.view import PERSON_KEYS, encoded_views
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
@@ -35,11 +35,15 @@ def make_settings(
     pause: float = 6.0,
     turn_clock: bool = True,
     script: list[list[str]] | None = None,
+    countdown: float = 0.0,
 ) -> Settings:
+    """A table's settings; the start's countdown is off unless a test sets it (``test_host.py`` does)."""
     kind = find_game(game)
     preset = preset or find_manifest(game).preset(None).name
     options = options or {}
-    return Settings(game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script)
+    return Settings(
+        game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script, countdown=countdown
+    )
 
 
 def new_table(code: str = "TEST", now: float = 0.0, **kwargs: Any) -> Table:
@@ -186,9 +190,6 @@ def check_conservation(table: Table) -> None:
     if game is None or table.kind.name != "expedition":
         return
     assert game.revealed == (sum(game.carried) + sum(game.chest) + sum(game.path_gems) + game.lost + game.returned)
-
-
-PERSON_KEYS = {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays"}
 
 
 def check_secrecy(table: Table, now: float) -> None:

@@ -26,9 +26,14 @@ def translations(lang: str, stem: Path | None = None) -> dict[str, object]:
     if stem is not None:
         return dict(json.loads(stem.with_name(f"{stem.name}.{lang}.json").read_text(encoding="utf-8")))
     merged = dict(json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
-    for stem in game_stems():
+    for stem in [*shared_stems(), *game_stems()]:
         merged.update(translations(lang, stem))
     return merged
+
+
+def shared_stems() -> list[Path]:
+    """The shared text files a module loads with itself (``loadTexts``: story.js's ``news``), without ``.LANG.json``."""
+    return sorted({path.with_name(path.name.split(".")[0]) for path in (STATIC / "i18n").glob("*.*.json")})
 
 
 def game_stems() -> list[Path]:
@@ -50,7 +55,7 @@ def placeholders(value: object) -> set[str]:
 
 @pytest.mark.parametrize("lang", ["hu", "ja"])
 def test_every_language_has_every_text_with_the_same_placeholders(lang: str) -> None:
-    for stem in game_stems():
+    for stem in [*shared_stems(), *game_stems()]:
         assert set(translations(lang, stem)) == set(translations("en", stem)), stem
     english = translations("en")
     other = translations(lang)

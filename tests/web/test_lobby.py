@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
 from tests.web.conftest import Browser
+from tests.web.crowd import Crowd
 from tests.web.test_play import join, small_targets
 
 pytestmark = pytest.mark.browser
@@ -53,30 +54,57 @@ def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
     hal.goto(f"/t/{code}")
     expect(hal.get_by_label("Your name")).to_be_visible()
     expect(hal.locator("#lobby-count")).to_have_text("8 of 8 chairs taken")
-    # They join: every chair is taken, so they watch, first in the queue.
+    # They join: every chair is taken, but a bot gives its chair at once (nobody sits out a lobby for a bot),
+    # and every screen says so.
+    last_bot = bot_names_now(gus)[-1]
     hal.get_by_label("Your name").fill("Hal")
     hal.locator("#join-go").tap()
-    expect(hal.locator("#banner")).to_contain_text("Watching — number 1 in the queue for a chair.")
-    expect(gus.locator("#queue")).to_contain_text("Hal")
-    ivy = browser.phone("ivy")
-    join(ivy, code, "<i>Ivy</i>")  # a name is text, never markup
-    expect(ivy.locator("#banner")).to_contain_text("Watching — number 2 in the queue for a chair.")
-    expect(gus.locator("#queue")).to_contain_text("<i>Ivy</i>")
-    expect(gus.locator("#queue i")).to_have_count(0)
-    shot(hal, "phone-12-watching")
-    assert not small_targets(hal), small_targets(hal)
-
-    # A TV on the same table shows the queue too, and the big join code.
-    tv = browser.tv()
-    tv.goto(f"/t/{code}/tv")
-    expect(tv.locator("#queue")).to_contain_text("<i>Ivy</i>")
-    expect(tv.locator(".tv-code")).to_contain_text(code)
-
-    # The host removes a bot: the first in the queue takes the chair.
-    gus.locator("#people .person.is-bot button").first.tap()
-    expect(hal.locator("#banner")).to_be_hidden()
+    expect(gus.locator("#toast")).to_contain_text(f"{last_bot} (bot) gave its chair to Hal.")
     expect(hal.locator("#people")).to_contain_text("Hal")
-    expect(ivy.locator("#banner")).to_contain_text("number 1 in the queue")
+    expect(hal.locator("#banner")).to_be_hidden()
+    expect(gus.locator("#people")).not_to_contain_text(last_bot)
+    shot(gus, "phone-lobby-gave-chair")
+    # Humans only now (five more, from the Python client): the ninth person watches from the queue.
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, *[f"Guest {i}" for i in range(len(bot_names_now(gus)))])
+        expect(gus.locator("#people .is-bot")).to_have_count(0)
+        ivy = browser.phone("ivy")
+        join(ivy, code, "<i>Ivy</i>")  # a name is text, never markup
+        expect(ivy.locator("#banner")).to_contain_text("Watching — number 1 in the queue for a chair.")
+        expect(gus.locator("#queue")).to_contain_text("<i>Ivy</i>")
+        expect(gus.locator("#queue i")).to_have_count(0)
+        jo = browser.phone("jo")
+        join(jo, code, "Jo")
+        expect(jo.locator("#banner")).to_contain_text("Watching — number 2 in the queue for a chair.")
+        shot(ivy, "phone-12-watching")
+        assert not small_targets(ivy), small_targets(ivy)
+
+        # A TV on the same table shows the queue too, and the big join code.
+        tv = browser.tv()
+        tv.goto(f"/t/{code}/tv")
+        expect(tv.locator("#queue")).to_contain_text("<i>Ivy</i>")
+        expect(tv.locator(".tv-code")).to_contain_text(code)
+
+        # The host removes a guest (connected: the host may): the first in the queue takes the chair.
+        gus.get_by_role("button", name="Manage Guest 0").tap()
+        gus.locator("#host-sheet").get_by_role("button", name="Remove Guest 0", exact=True).tap()
+        expect(ivy.locator("#banner")).to_be_hidden()
+        expect(ivy.locator("#people")).to_contain_text("Ivy")
+        expect(jo.locator("#banner")).to_contain_text("number 1 in the queue")
+        expect(tv.locator("#lobby-news")).to_contain_text("Gus removed Guest 0 from the table.")
+        assert crowd.do(lambda c: _removed(c["Guest 0"]))["by"] == "Gus"
+    finally:
+        crowd.close()
+
+
+def bot_names_now(page: Any) -> list[str]:
+    return [n.strip() for n in page.locator("#people .is-bot .name").all_text_contents()]
+
+
+async def _removed(client: Any) -> Any:
+    await client._wait(lambda: client.removed is not None)
+    return client.removed
 
 
 def test_the_invite_sheet_shows_the_qr_code_and_link_from_any_phone(

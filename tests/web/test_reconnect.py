@@ -62,6 +62,12 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(
     ann.evaluate("window.__same_page = true")
     server.kill()
     expect(ann.locator("#net")).to_have_text("Connection lost — reconnecting…")
+    # The bar never covers the clock: it sits under the top bar, the clock under it.
+    ann.wait_for_function(
+        """() => { const n = document.querySelector('#net').getBoundingClientRect();
+          const c = document.querySelector('#clock').getBoundingClientRect();
+          return n.height > 0 && c.height > 0 && n.bottom <= c.top + 0.5; }"""
+    )
     shot(ann, "phone-18-reconnecting")
     server.start()
     expect(ann.locator("#net")).to_be_hidden(timeout=20_000)

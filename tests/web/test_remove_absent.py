@@ -31,11 +31,17 @@ def test_the_host_removes_a_phone_that_went_dark(server: ServerProcess, browser:
         pool.submit(asyncio.run, bob_joins_and_goes_dark()).result(30)
     bob_row = gus.locator("#people .person").filter(has_text="Bob")
     expect(bob_row).to_contain_text("offline")
-    # No button for the host's own row, nor for anyone connected; one for Bob, whose phone is gone.
+    # No button on the host's own row; on Bob's, the host's actions (a sheet: make host, remove, remove and ban).
     expect(gus.locator("#people .person").filter(has_text="Gus").get_by_role("button")).to_have_count(0)
-    remove = gus.get_by_role("button", name="Remove Bob")
-    expect(remove).to_be_visible()
+    manage = gus.get_by_role("button", name="Manage Bob")
+    expect(manage).to_be_visible()
     shot(gus, "phone-lobby-remove-absent")
-    remove.tap()
+    manage.tap()
+    sheet = gus.locator("#host-sheet")
+    expect(sheet).to_be_visible()
+    expect(sheet.get_by_role("button", name="Make Bob the host")).to_have_count(0)  # his phone is gone
+    shot(gus, "phone-lobby-manage-absent")
+    sheet.get_by_role("button", name="Remove Bob", exact=True).tap()
+    expect(sheet).to_be_hidden()
     expect(gus.locator("#people")).not_to_contain_text("Bob")
     expect(gus.locator("#lobby-count")).to_have_text("1 of 8 chairs taken")

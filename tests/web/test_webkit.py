@@ -268,3 +268,56 @@ def test_a_tap_while_reconnecting_is_kept_in_webkit(server: ServerProcess, webki
     bob.tap("#move-deeper")
     for page in (ann, bob):
         page.wait_text("main", "Everyone went deeper.")
+
+
+def tap_text(page: Page, css: str, text: str) -> None:
+    """Tap the element matching ``css`` whose text is ``text`` (a button named by what it says)."""
+    page.until(
+        lambda: page.js(
+            "return [...document.querySelectorAll(arguments[0])].some((e) => e.textContent.trim() === arguments[1]"
+            " && e.getClientRects().length > 0)",
+            css,
+            text,
+        ),
+        f"{css} saying {text!r}",
+    )
+    page.js(
+        "[...document.querySelectorAll(arguments[0])].find((e) => e.textContent.trim() === arguments[1]).click()",
+        css,
+        text,
+    )
+
+
+def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """The host's night in WebKit: the start's countdown on the other phone, a pause on every screen and its
+    resume, and a connected player removed (told, and looking on) — with the TV watching."""
+    code = server.create_table(script=[["5", "7", "9", "11", "13", "snakes", "snakes"]], seconds=60, countdown=4)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    tv = webkit.tv()
+    tv.goto(f"/t/{code}/tv")
+    tv.wait_text("#people", "Bob")
+    ann.tap("#start")
+    bob.wait_text("#clock-label", "The game starts in")
+    bob.wait_text("#banner", "Ann is starting the game.")
+    tv.wait_text("#banner", "The game starts in")
+    shot(bob, "host-countdown")
+    bob.wait_visible("#move-deeper", timeout=10)
+    tap_text(ann, "#host-strip button", "Pause")
+    bob.wait_text("#banner", "Paused by Ann")
+    tv.wait_text("#banner", "Paused by Ann")
+    bob.wait_text("#clock-label", "Paused by Ann")
+    shot(bob, "host-paused")
+    shot(tv, "host-tv-paused")
+    ann.tap("#resume")
+    bob.wait_hidden("#banner")
+    tap_text(ann, "#host-strip button", "Host controls")
+    ann.tap('#host-sheet button[aria-label="Manage Bob"]')
+    tap_text(ann, "#host-sheet button", "Remove Bob")
+    bob.wait_text("#banner", "Ann (the host) removed you from the table.")
+    bob.wait_visible("#join-name")
+    tv.wait_text("#tv-news", "Ann removed Bob from the table.")
+    shot(bob, "host-removed")
+    shot(tv, "host-tv-removed")

@@ -472,7 +472,8 @@ class Load:
             for table in self.tables:
                 table.code = f"R{table.index}"
             return
-        body = json.dumps({"game": self.game, "seconds": DECISION_SECONDS, "pause": self.pause})
+        # No start countdown: the load measures play, as before the countdown existed.
+        body = json.dumps({"game": self.game, "seconds": DECISION_SECONDS, "pause": self.pause, "countdown": 0})
 
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)

@@ -105,12 +105,14 @@ def default_game() -> str:
 
 
 def replay(record: GameRecord) -> GameState:
-    """Rebuild a game from its record by applying every input in order."""
+    """Rebuild a game from its record by applying every input in order (``["end"]``: ended early)."""
     game = find_game(record.game)
     state = game.new(record.rules, record.seats, record.seed, record.script)
     for step, item in enumerate(record.inputs):
         try:
-            if isinstance(item, list) and len(item) == 2 and item[0] == "round":
+            if item == ["end"]:
+                state.end()
+            elif isinstance(item, list) and len(item) == 2 and item[0] == "round":
                 state.start_round([int(s) for s in item[1]])
             elif isinstance(item, list) and len(item) == 2:
                 state.apply(int(item[0]), str(item[1]))

@@ -21,6 +21,8 @@ a handful of methods, in the spirit of OpenSpiel's games:
   a simultaneous game's reveal in one call (OpenSpiel's joint action).
 * ``default_move(seat)`` — what silence means when a deadline passes.
 * ``is_over()``, ``scores()``, ``winners()``.
+* ``end()`` — the host ends the game early: it is over at once, with the scores as
+  they stand (the record then holds an ``["end"]`` input, so it still replays).
 * ``view(seat)`` — everything that seat may know, and nothing else;
   ``view(None)`` is a spectator's.  Secrets are hidden here and nowhere else.
   A view is *live*: a window onto the state, not a copy.  A view taken before a move
@@ -106,6 +108,11 @@ class GameState(Protocol):
 
     def is_over(self) -> bool: ...
 
+    def end(self) -> None:
+        """End the game now (the host ended it early): over at once, scores as they stand, choices
+        not yet revealed dropped; recorded as an ``["end"]`` input."""
+        ...
+
     def scores(self) -> list[int]: ...
 
     def winners(self) -> list[int]: ...
@@ -183,7 +190,8 @@ class GameRecord:
     """Everything needed to replay a game: rules, seats, seed and inputs in order.
 
     ``inputs`` holds ``["round", [seats...]]`` for every roster and
-    ``[seat, move]`` for every move, in the order they were applied.
+    ``[seat, move]`` for every move, in the order they were applied, and a
+    last ``["end"]`` when the game was ended early.
     """
 
     game: str

@@ -28,7 +28,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from gemtable.machine import raise_open_files
-from gemtable.server.limits import Limits, address_key
+from gemtable.server.limits import LOCAL_PROXIES, Limits, address_key
 
 log = logging.getLogger("gemtable")
 
@@ -36,10 +36,9 @@ RECEIVING = (h11.IDLE, h11.SEND_BODY)
 """The client's h11 states while its request is still coming in."""
 
 
-PROXIES = frozenset({"127.0.0.1", "::1"})
-"""Where a reverse proxy on this host connects from (uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1): it
-speaks for many phones at once, so its unfinished requests are not counted (their deadline still holds), and
-it has its own bound on slow clients (nginx's ``client_header_timeout``, 60 s)."""
+PROXIES = LOCAL_PROXIES
+"""Where a reverse proxy on this host connects from: its unfinished requests are not counted (their deadline
+still holds), and it has its own bound on slow clients (nginx's ``client_header_timeout``, 60 s)."""
 
 
 class Guard:

@@ -6,12 +6,20 @@ out by the node (``node.py``) where the table runs — here or on another node.
 Whatever changes, every phone at the table is sent the state as its own seat
 may see it.  A refused command changes nothing and is answered to its sender
 alone.
+
+A phone whose person the host removed is told so (``removed``) and looks on from
+then; a banned one is closed.  Where a phone joins from is given to the table as
+an *origin*: its address key, hashed with a key salted per table from the
+server's secret (``Store.secret``) — never the address itself — so that a ban
+and the cap of people per address survive a restart without an address in the
+log (``docs/security.md``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -21,22 +29,27 @@ from typing import Any
 import msgspec
 
 from gemtable.bus import Bus
-from gemtable.games import GameError, default_game, find_manifest
 from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
-from gemtable.server.limits import AddressLimiter, Limits
+from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Limits
 from gemtable.server.node import Local, Node
-from gemtable.server.rooms import Rooms
+from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
-from gemtable.table import Settings, Table, TableError
-from gemtable.table.table import ABSENT_GRACE
+from gemtable.table import Status, Table, TableError
+from gemtable.table.settings import new_settings
 from gemtable.table.view import Choices, encoded_views
 
 log = logging.getLogger("gemtable")
 
 CODE_ALPHABET = "ACDEFHJKLMNPQRTUVWXY"
 """Letters that no one misreads for another or for a digit (no B 8, G 6, I 1, O 0, S 5, Z 2)."""
+
+
+BANNED_CLOSE = 4003
+"""The close code of a banned phone's connection (after an error or a ``removed`` message saying why)."""
+CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock")
+"""The settings a host may change between games (``settings``)."""
 
 
 def hash_token(token: str) -> str:
@@ -74,10 +87,13 @@ class Hub:
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
+        self.secret = secrets.token_bytes(32)
+        """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
         """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
 
     async def start(self) -> None:
+        self.secret = await self.store.secret()
         await self.node.start()
 
     async def stop(self) -> None:
@@ -92,7 +108,7 @@ class Hub:
         """A new table from a host's choices (``game``, ``preset``, ``options``, ``seconds``…)."""
         if not self.creations.allow(address):
             raise TableError("slow-down", "too many new tables from this address; try again later")
-        settings = self._settings(data)
+        settings = new_settings(data, self.allow_scripts)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
             if code in self.node.tables or await self.store.exists(code):
@@ -105,34 +121,18 @@ class Hub:
             return table
         raise TableError("full", "no table code is free; try again")
 
-    def _settings(self, data: dict[str, Any]) -> Settings:
-        if not isinstance(data, dict):
-            raise TableError("bad-request", "send the table's settings as a JSON object")
-        try:
-            manifest = find_manifest(str(data.get("game") or default_game()))
-            game = manifest.game
-            options = data.get("options") or {}
-            if not isinstance(options, dict):
-                raise TableError("bad-request", "options must be an object")
-            preset = manifest.preset(str(data["preset"]) if data.get("preset") else None).name
-            rules = manifest.rules_json(preset, options)
-            seconds = _number(data.get("seconds", 10), "seconds", 1, 120)
-            pause = _number(data.get("pause", 6), "pause", 0.5, 60)
-            script = data.get("script")
-            if script is not None and not self.allow_scripts:
-                raise TableError("bad-request", "scripted decks are switched off on this server")
-            if script is not None:
-                game.new(rules, game.seats_per_game, 0, script)  # validates the script
-            absent = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", 1, 3600)
-            return Settings(
-                game.name, preset, options, rules, seconds, pause, bool(data.get("turn_clock", True)), script, absent
-            )
-        except GameError as exc:
-            raise TableError("bad-request", str(exc)) from None
-
     async def open(self, code: str) -> Local | None:
         """The table ``code`` as this node holds it; None if there is none."""
         return await self.node.table(normal_code(code))
+
+    def origin(self, code: str, address: str) -> str:
+        """Where a phone at table ``code`` comes from, as the table keeps it: the address key, hashed with a
+        key salted per table (HMAC-SHA-256 of the server's secret and the code), 32 hex digits; empty for a
+        reverse proxy on this host (it speaks for many phones, which are then not counted)."""
+        if address in LOCAL_PROXIES:
+            return ""
+        salt = hmac.new(self.secret, code.encode(), hashlib.sha256).digest()
+        return hmac.new(salt, address.encode(), hashlib.sha256).hexdigest()[:32]
 
     # --- telling phones -------------------------------------------------------------------
 
@@ -146,6 +146,7 @@ class Hub:
         table = local.table
         room = self.rooms.get(local.code)
         if changed and room is not None:
+            self._tell_removed(table, room)
             conns: list[tuple[int | None, Conn]] = [*room.people.items(), *((None, c) for c in room.onlookers)]
             whole = conns
             if choices is not None:
@@ -167,6 +168,28 @@ class Hub:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
             reply.send_state(encoded_views(table, [viewer], now, _encode)[viewer])
+
+    def _tell_removed(self, table: Table, room: Room) -> None:
+        """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that
+        leaves by itself looks on before its leave is run: ``_command``.)"""
+        for pid, conn in list(room.people.items()):
+            person = table.people.get(pid)
+            if person is not None and person.status != Status.GONE:
+                continue
+            del room.people[pid]
+            conn.person = None
+            conn.synced = False
+            ban = next((b for b in table.bans.values() if b.person == pid), None)
+            told = [n for n in table.news.recent if n["kind"] == "left" and n.get("person") == pid]
+            by = str(told[-1].get("by") or "") if told else ""
+            if ban is not None:
+                message = "the host removed you from this table and will not let you back in"
+                conn.send(p.encode(p.Removed(ban=True, by=by, message=message)))
+                conn.close(BANNED_CLOSE)
+                continue
+            message = "the host removed you from this table: you are looking on now (join again to play)"
+            conn.send(p.encode(p.Removed(ban=False, by=by, message=message)))
+            room.onlookers.add(conn)
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
@@ -213,6 +236,8 @@ class Hub:
             self._strike(conn, exc.code, exc.message)
         except TableError as exc:
             conn.send(p.encode(p.Error(code=exc.code, message=exc.message)))
+            if exc.code == "banned":
+                conn.close(BANNED_CLOSE)
         except Exception:  # a bug must cost one answer, not the connection or the server
             log.exception("a message from %s failed", conn.address)
             conn.send(p.encode(p.Error(code="server-error", message="something went wrong on the server")))
@@ -292,8 +317,14 @@ class Hub:
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
         local = await self._find(conn, message.code)
-        person = local.table.by_token(hash_token(message.token)) if message.token else None
-        if message.token and person is None:  # refused: nothing changes and nothing is told
+        table = local.table
+        token = hash_token(message.token) if message.token else None
+        if table.banned(token=token, origin=self.origin(local.code, conn.address)):
+            raise TableError("banned", "the host has banned you from this table")
+        person = table.by_token(token) if token else None
+        if token and person is None:  # refused: nothing changes and nothing is told
+            if token in table.removed:
+                raise TableError("removed", "the host removed you from this table; join again with a name to play")
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
         conn.tv = message.tv
         conn.version = message.v
@@ -312,7 +343,13 @@ class Hub:
         if not self.joins.allow(conn.address):
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
-        pid = await self.node.execute(local, ops.Join(name=message.name, token=hash_token(token)))
+        join = ops.Join(
+            name=message.name,
+            token=hash_token(token),
+            origin=self.origin(local.code, conn.address),
+            per_address=self.limits.people_per_address,
+        )
+        pid = await self.node.execute(local, join)
         conn.version = message.v
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
@@ -364,17 +401,26 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
             return ops.AddBot(person=pid, bot=bot)
         case p.RemoveBot(chair=chair):
             return ops.RemoveBot(person=pid, chair=chair)
-        case p.Remove(person=target):
-            return ops.Remove(person=pid, target=target)
+        case p.Remove(person=target, ban=ban):
+            return ops.Remove(person=pid, target=target, ban=ban)
+        case p.Unban(ban=ban):
+            return ops.Unban(person=pid, ban=ban)
+        case p.CancelStart():
+            return ops.CancelStart(person=pid)
+        case p.Pause():
+            return ops.Pause(person=pid)
+        case p.Resume():
+            return ops.Resume(person=pid)
+        case p.End():
+            return ops.End(person=pid)
+        case p.Host(person=target):
+            return ops.HandHost(person=pid, target=target)
+        case p.ChangeSettings() as changed:
+            changes = {key: value for key in CHANGEABLE if (value := getattr(changed, key)) is not None}
+            return ops.ChangeSettings(person=pid, changes=changes)
         case p.Leave():
             return ops.Leave(person=pid)
     raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
 
 
 _encode = msgspec.json.Encoder().encode
-
-
-def _number(value: Any, name: str, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise TableError("bad-request", f"{name} must be a number from {low:g} to {high:g}")
-    return float(value)

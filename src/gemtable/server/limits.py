@@ -45,6 +45,11 @@ class Limits:
     tables_per_hour: float = 30.0
     table_burst: float = 10.0
     connections_per_address: int = 64
+    people_per_address: int = 6
+    """People one address may bring to one table (``docs/security.md``): on a LAN every phone has its own
+    address; a household behind one public address (an internet server) needs a few; one device cannot fill
+    a table's chairs and its queue.  A reverse proxy on this host (:data:`LOCAL_PROXIES`) is not counted: it
+    speaks for many phones, and uvicorn gives the phone's own address from ``X-Forwarded-For``."""
     hello_seconds: float = 30.0
     """A connection that has not opened a table (hello or join) by then is closed: sockets that never
     speak (a "slowloris") cannot pile up."""
@@ -57,6 +62,12 @@ class Limits:
     """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
     buckets_kept: int = 10_000
     """Addresses remembered; the stalest are forgotten first, so memory stays bounded."""
+
+
+LOCAL_PROXIES = frozenset({"127.0.0.1", "::1"})
+"""Where a reverse proxy on this host connects from (uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1): it
+speaks for many phones at once, so the limits that count people or unfinished requests per address do not
+count it (the phones behind a proxy that forwards their addresses are counted by those)."""
 
 
 def address_key(host: str) -> str:

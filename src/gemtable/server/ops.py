@@ -9,6 +9,8 @@ and whether it is legal), returning what the phone needs back.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from gemtable.table import Table, TableError
@@ -26,6 +28,11 @@ class Join(Command, tag="join"):
     name: str
     token: str
     """The SHA-256 of the seat token (the token itself never leaves the phone's hub)."""
+    origin: str = ""
+    """Where the phone joins from: a hash of its address key, salted per table (``hub.py``); empty when the
+    server does not count it (a reverse proxy on this host)."""
+    per_address: int = 0
+    """How many people one origin may bring to the table (0: no cap)."""
 
 
 class Connect(Command, tag="connect"):
@@ -62,13 +69,63 @@ class RemoveBot(Command, tag="remove_bot"):
 
 
 class Remove(Command, tag="remove"):
-    """The host sends someone away."""
+    """The host sends someone away (and, with ``ban``, keeps them away)."""
 
+    person: int
+    target: int
+    ban: bool = False
+
+
+class Unban(Command, tag="unban"):
+    person: int
+    ban: int
+
+
+class CancelStart(Command, tag="cancel_start"):
+    person: int
+
+
+class Pause(Command, tag="pause"):
+    person: int
+
+
+class Resume(Command, tag="resume"):
+    person: int
+
+
+class End(Command, tag="end"):
+    person: int
+
+
+class HandHost(Command, tag="host"):
     person: int
     target: int
 
 
-AnyCommand = Noop | Join | Connect | Disconnect | Choose | Start | Leave | AddBot | RemoveBot | Remove
+class ChangeSettings(Command, tag="settings"):
+    person: int
+    changes: dict[str, Any]
+
+
+AnyCommand = (
+    Noop
+    | Join
+    | Connect
+    | Disconnect
+    | Choose
+    | Start
+    | CancelStart
+    | Leave
+    | AddBot
+    | RemoveBot
+    | Remove
+    | Unban
+    | Pause
+    | Resume
+    | End
+    | HandHost
+    | ChangeSettings
+)
 
 
 def to_json(command: Command) -> dict[str, object]:
@@ -91,8 +148,8 @@ def perform(table: Table, command: Command, now: float) -> int | None:
     match command:
         case Noop():
             pass
-        case Join(name=name, token=token):
-            person = table.join(name, token, now)
+        case Join(name=name, token=token, origin=origin, per_address=per_address):
+            person = table.join(name, token, now, origin, per_address)
             table.connect(person.id, now)
             return person.id
         case Connect(person=pid):
@@ -109,8 +166,22 @@ def perform(table: Table, command: Command, now: float) -> int | None:
             table.add_bot(pid, bot, now)
         case RemoveBot(person=pid, chair=chair):
             table.remove_bot(pid, chair, now)
-        case Remove(person=pid, target=target):
-            table.remove(pid, target, now)
+        case Remove(person=pid, target=target, ban=ban):
+            table.remove(pid, target, now, ban)
+        case Unban(person=pid, ban=ban):
+            table.unban(pid, ban, now)
+        case CancelStart(person=pid):
+            table.cancel_start(pid, now)
+        case Pause(person=pid):
+            table.pause(pid, now)
+        case Resume(person=pid):
+            table.resume(pid, now)
+        case End(person=pid):
+            table.end(pid, now)
+        case HandHost(person=pid, target=target):
+            table.hand_host(pid, target, now)
+        case ChangeSettings(person=pid, changes=changes):
+            table.change_settings(pid, changes, now)
         case _:
             raise TableError("bad-message", "unknown command")
     return None
@@ -119,16 +190,23 @@ def perform(table: Table, command: Command, now: float) -> int | None:
 __all__ = [
     "AddBot",
     "AnyCommand",
+    "CancelStart",
+    "ChangeSettings",
     "Choose",
     "Command",
     "Connect",
     "Disconnect",
+    "End",
+    "HandHost",
     "Join",
     "Leave",
     "Noop",
+    "Pause",
     "Remove",
     "RemoveBot",
+    "Resume",
     "Start",
+    "Unban",
     "from_json",
     "perform",
     "to_json",

@@ -53,7 +53,41 @@ class Choose(_Client, tag="choose"):
 
 
 class Start(_Client, tag="start"):
-    """The host starts the game (or a new one after the results)."""
+    """The host starts the game (or a new one after the results): a short countdown on every screen, then
+    the game.  Sent again while counting down, it changes nothing."""
+
+
+class CancelStart(_Client, tag="cancel_start"):
+    """The host cancels the countdown to a game."""
+
+
+class Pause(_Client, tag="pause"):
+    """The host pauses the game: the clock stops, nothing is revealed, bots wait."""
+
+
+class Resume(_Client, tag="resume"):
+    """The host resumes a paused game: the decision gets back the time it had left (at least 5 s)."""
+
+
+class End(_Client, tag="end"):
+    """The host ends the game now: straight to the results, the scores as they stand."""
+
+
+class Host(_Client, tag="host"):
+    """The host hands the role to someone here (by their person number)."""
+
+    person: int = -1
+
+
+class ChangeSettings(_Client, tag="settings"):
+    """The host changes the settings between games (lobby or results): the preset, the options, the seconds
+    a decision (or turn) takes, the pause between rounds, the turn clock.  Fields left out stay as they are."""
+
+    preset: str | None = None
+    options: dict[str, Any] | None = None
+    seconds: float | None = None
+    pause: float | None = None
+    turn_clock: bool | None = None
 
 
 class Leave(_Client, tag="leave"):
@@ -73,10 +107,18 @@ class RemoveBot(_Client, tag="remove_bot"):
 
 
 class Remove(_Client, tag="remove"):
-    """The host removes someone whose phone is gone (a flat battery): they leave the table.
-    Someone connected cannot be removed."""
+    """The host removes someone (connected or not, in the lobby or in a game): they leave the table and
+    their phone is told.  With ``ban``, their seat token and new joins from their address stay out of this
+    table until the host lifts the ban (``unban``)."""
 
     person: int = -1
+    ban: bool = False
+
+
+class Unban(_Client, tag="unban"):
+    """The host lifts a ban (its ``id`` in the host's ``me.bans``)."""
+
+    ban: int = -1
 
 
 class Ping(_Client, tag="ping"):
@@ -87,7 +129,25 @@ class Sync(_Client, tag="sync"):
     """Version 2: send me the whole state now (a ``seq`` was missing: a message was lost)."""
 
 
-ClientMessage = Hello | Join | Choose | Start | Leave | AddBot | RemoveBot | Remove | Ping | Sync
+ClientMessage = (
+    Hello
+    | Join
+    | Choose
+    | Start
+    | CancelStart
+    | Leave
+    | AddBot
+    | RemoveBot
+    | Remove
+    | Unban
+    | Pause
+    | Resume
+    | End
+    | Host
+    | ChangeSettings
+    | Ping
+    | Sync
+)
 
 
 class _Server(msgspec.Struct, tag_field="type"):
@@ -136,11 +196,20 @@ class Replaced(_Server, tag="replaced"):
     message: str = ""
 
 
+class Removed(_Server, tag="removed"):
+    """The host removed you from the table (``by``: their name).  You look on from now, or, ``ban``ned,
+    this connection closes and the table will not take you back until the host lifts the ban."""
+
+    ban: bool = False
+    by: str = ""
+    message: str = ""
+
+
 class Pong(_Server, tag="pong"):
     pass
 
 
-ServerMessage = Welcome | State | Chosen | Error | Replaced | Pong
+ServerMessage = Welcome | State | Chosen | Error | Replaced | Removed | Pong
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

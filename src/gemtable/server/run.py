@@ -120,6 +120,10 @@ def serve(args: argparse.Namespace) -> int:
     limits = Limits()
     if getattr(args, "message_rate", None):
         limits = replace(limits, messages_per_second=args.message_rate, message_burst=3 * args.message_rate)
+    if getattr(args, "people_per_address", None) is not None:
+        if args.people_per_address < 1:
+            raise SystemExit("gemtable: --people-per-address must be at least 1")
+        limits = replace(limits, people_per_address=args.people_per_address)
     redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
     store: Store
     lock: FolderLock | None = None  # held for as long as this process serves its data folder

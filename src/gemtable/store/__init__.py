@@ -12,10 +12,15 @@ never both append event number N (the second gets :class:`Conflict`).
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any, Protocol
 
 Event = dict[str, Any]
+
+
+SECRET_BYTES = 32
+"""The length of a server's secret key (:meth:`Store.secret`)."""
 
 
 class Conflict(RuntimeError):
@@ -66,6 +71,12 @@ class Store(Protocol):
 
     async def record(self, code: str, number: int) -> dict[str, Any] | None: ...
 
+    async def secret(self) -> bytes:
+        """This server's secret key (32 random bytes, made once and kept; every node of a cluster gets the
+        same): what the address hashes of a table's log are keyed with (``docs/security.md``).  It is in no
+        event, record, view or log line."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -78,6 +89,7 @@ class MemoryStore:
         self.records: dict[tuple[str, int], dict[str, Any]] = {}
         self.leases: dict[str, tuple[str, float]] = {}
         self.clock = clock
+        self._secret = secrets.token_bytes(SECRET_BYTES)
 
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if owner is not None and self._holder(code) != owner:
@@ -126,6 +138,9 @@ class MemoryStore:
 
     async def record(self, code: str, number: int) -> dict[str, Any] | None:
         return self.records.get((code, number))
+
+    async def secret(self) -> bytes:
+        return self._secret
 
     async def close(self) -> None:
         return None

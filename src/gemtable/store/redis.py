@@ -5,7 +5,8 @@ Keys (``{CODE}`` is a hash tag, so one table's keys would share a slot):
 * ``gt:{CODE}:log`` — a list, one JSON event per item, event N at index N-1;
 * ``gt:{CODE}:lease`` — the node running the table, with a time to live;
 * ``gt:{CODE}:records`` — a hash, game number → record JSON;
-* ``gt:tables`` — a sorted set, code → time of the last event (the directory).
+* ``gt:tables`` — a sorted set, code → time of the last event (the directory);
+* ``gt:secret`` — the cluster's secret key, hex (made by the first node that asks, ``SET NX``).
 
 Appends and leases are Lua scripts, so that "check the lease, check the next
 event number, append" is one atomic step (fencing: a node that lost its lease
@@ -16,11 +17,12 @@ that keep games safe.
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from gemtable.store import Conflict, Event, LeaseLost
+from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost
 
 APPEND = """
 if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then return -1 end
@@ -46,6 +48,7 @@ return 0
 """
 
 DIRECTORY = "gt:tables"
+SECRET = "gt:secret"
 
 
 def key(code: str, part: str) -> str:
@@ -118,6 +121,10 @@ class RedisStore:
     async def record(self, code: str, number: int) -> dict[str, Any] | None:
         body = await self.redis.hget(key(code, "records"), str(number))
         return None if body is None else dict(json.loads(body))
+
+    async def secret(self) -> bytes:
+        await self.redis.set(SECRET, secrets.token_hex(SECRET_BYTES), nx=True)
+        return bytes.fromhex(str(await self.redis.get(SECRET)))
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -10,6 +10,7 @@ file, so a fenced append checks its lease in the same transaction.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from gemtable.store import Conflict, Event, LeaseLost
+from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -42,6 +43,10 @@ CREATE TABLE IF NOT EXISTS leases (
     code TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
     expires REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS secrets (
+    name TEXT PRIMARY KEY,
+    value BLOB NOT NULL
 ) WITHOUT ROWID;
 """
 
@@ -187,6 +192,13 @@ class SqliteStore:
     async def record(self, code: str, number: int) -> dict[str, Any] | None:
         row = self.db.execute("SELECT body FROM records WHERE code = ? AND number = ?", (code, number)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
+
+    async def secret(self) -> bytes:
+        """Made at the first call and kept in this file (another handle on the file gets the same)."""
+        self.db.execute(
+            "INSERT OR IGNORE INTO secrets (name, value) VALUES ('server', ?)", (secrets.token_bytes(SECRET_BYTES),)
+        )
+        return bytes(self.db.execute("SELECT value FROM secrets WHERE name = 'server'").fetchone()[0])
 
     async def close(self) -> None:
         self.db.close()

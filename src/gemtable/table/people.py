@@ -37,6 +37,18 @@ class Person:
     joined_at: float = 0.0
     missed: int = 0
     """Turn-based games: turns in a row played for this person's seat (silence, or a bot standing in)."""
+    origin: str = ""
+    """Where they joined from, as the server keys it (a hash of the address salted per table; never the
+    address itself): counts people per address, and a ban keeps it out."""
+    left_reason: str | None = None
+    """Once gone: ``left`` (by themselves), ``removed`` or ``banned`` (by the host), ``gave_chair`` (a bot)."""
+    left_move: int | None = None
+    """Once gone in a game: the move of that game being played when they left (from 1)."""
+    left_round: int | None = None
+    """Once gone in a game: its round then (a cave, say)."""
+    left_at: float | None = None
+    bot_since: int | None = None
+    """Turn-based games: the move from which a bot has been playing this person's seat (None: it does not)."""
 
     @property
     def has_chair(self) -> bool:

@@ -11,8 +11,16 @@ before anything changes; then emit events.  ``emit`` applies an event and puts
 it in the outbox; the server persists the outbox, and only then tells anyone.
 
 Time is an input: ``tick(now)`` does what the clock asks (reveal at a deadline,
-open the next round after the pause, let bots move) and ``next_wakeup()`` says
-when it must run next.  Only the server owns a clock.
+open the next round after the pause, let bots move, begin a game when its
+countdown ends) and ``next_wakeup()`` says when it must run next.  Only the
+server owns a clock.  A paused table has no wake-up but the host's absence:
+nothing is revealed and no bot moves until the host resumes.
+
+Everything a host does (pause, resume, remove, ban, hand the role on, end a
+game, change the settings, start and cancel a countdown) is a command that
+emits events, so a table rebuilt from its log is the same table: paused with
+the time it had left, counting down to the same moment, with the same bans.
+What happened to people is told as notices (``news.py``), built from the events.
 
 What the table knows of connections (who is connected, since when) is not in
 the log: it is what the server tells it, and it only decides *events* from it
@@ -32,7 +40,11 @@ from gemtable.games.api import JSON
 from gemtable.table.errors import TableError
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
+from gemtable.table.news import News, Notice
 from gemtable.table.people import Person, Status
+from gemtable.table.settings import ABSENT_GRACE as ABSENT_GRACE
+from gemtable.table.settings import COUNTDOWN as COUNTDOWN
+from gemtable.table.settings import Settings, revised
 
 Event = dict[str, Any]
 
@@ -46,48 +58,49 @@ TURN_GRACE = 30.0
 BOT_DELAY = 1.0
 """Seconds a bot waits before a turn-based move, and between cards when only bots are
 inside a cave, so that people can follow what happens."""
-ABSENT_GRACE = 60.0
-"""Seconds a phone may be gone before its person is *absent*: in the lobby and at the results an
-absent player's chair goes to the first connected watcher, and an absent host hands the role to
-someone connected (at any time).  Counted from the disconnection, or from a restart."""
+RESUME_FLOOR = 5.0
+"""Seconds a decision gets at least when the host resumes a paused table: it gets back the time it had
+left, but never less than this, so that nobody is surprised by a reveal the instant the game goes on."""
 MISSED_TURNS = 2
 """Turn-based games: after this many turns of a seat in a row played for it (silence), while its
 phone is gone, a bot plays that seat until its person is back."""
 MAX_WATCHERS = 24
 """People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
+REMOVED_KEPT = 64
+"""Removed people whose phones the table still recognises (to tell them they were removed)."""
 
 
-@dataclass
-class Settings:
-    """What the host chose when creating the table."""
+@dataclass(frozen=True)
+class Paused:
+    """A paused game: who paused it, when, and the time its decision (or the pause between rounds) had
+    left then (None: it had no clock)."""
 
-    game: str
-    preset: str
-    options: dict[str, Any]
-    rules: JSON
-    seconds: float = 10.0
-    """Seconds per decision (per turn, for a turn-based game with the turn clock on)."""
-    pause: float = 6.0
-    """Seconds between rounds."""
-    turn_clock: bool = True
-    """Turn-based games: whether a silent player's turn is played for them at the deadline."""
-    script: JSON | None = None
-    """A scripted deck or bag (tests and demos); None for a shuffled one."""
-    absent_grace: float = ABSENT_GRACE
-    """Seconds before a gone phone's person is absent (see :data:`ABSENT_GRACE`)."""
+    by: int
+    name: str
+    at: float
+    remaining: float | None
 
-    def to_json(self) -> JSON:
-        return {
-            "game": self.game,
-            "preset": self.preset,
-            "options": self.options,
-            "rules": self.rules,
-            "seconds": self.seconds,
-            "pause": self.pause,
-            "turn_clock": self.turn_clock,
-            "script": self.script,
-            "absent_grace": self.absent_grace,
-        }
+
+@dataclass(frozen=True)
+class Countdown:
+    """The host has started a game: it begins at ``ends``, with ``seed``, unless cancelled."""
+
+    by: int
+    name: str
+    ends: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class Ban:
+    """Someone the host removed and banned: their token, and new joins from their address (a keyed hash of
+    it, ``origin``; never the address itself), are refused at this table until the host lifts it."""
+
+    id: int
+    person: int
+    name: str
+    token: str | None
+    origin: str
 
 
 @dataclass
@@ -114,7 +127,9 @@ class Table:
         self.people: dict[int, Person] = {}
         self.host: int | None = None
         self.first: int | None = None
-        """The first person to join: the host, who gets the role back whenever they return."""
+        """Whose the host role is: the first person to join (or whom they handed it to, or the host after
+        them when they left).  A stand-in host (the role passed on while they were away) may not remove them,
+        and the role comes back to them whenever they return."""
         self.last_id = 0
         """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
         self.phase = LOBBY
@@ -135,6 +150,25 @@ class Table:
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
         self.timed_out: list[int] = []
         """The seats whose move in the last reveal the clock made (public once revealed)."""
+        self.paused: Paused | None = None
+        self.countdown: Countdown | None = None
+        self.bans: dict[int, Ban] = {}
+        self.last_ban = 0
+        self.removed: dict[str, str] = {}
+        """Seat tokens (hashed) of people the host removed, and who removed them: their phones, back, are told
+        so rather than that their token is unknown (the most recent :data:`REMOVED_KEPT`)."""
+        self.offline: list[int] = []
+        """The seats whose move in the last reveal was made for them because their phone was gone."""
+        self.rounds = 0
+        """Rounds begun in the current game (caves, say)."""
+        self.moves_made = 0
+        """Moves (reveals, or turns) played in the current game."""
+        self.stand_ins: dict[int, list[list[int | None]]] = {}
+        """Turn-based games: per seat, the moves from which (and until which, or None) a bot played it for its
+        person, in the current game."""
+        self.ended: JSON | None = None
+        """The current game was ended early: ``{"by": name, "move": n}`` (None: played to its end, or in play)."""
+        self.news = News()
         self.events = 0
         self.outbox: list[Event] = []
         self.runtime = Runtime()
@@ -156,8 +190,7 @@ class Table:
         first = next(it)
         if first.get("type") != "created":
             raise ValueError("a table's log starts with its creation")
-        data = first["settings"]
-        settings = Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data})
+        settings = Settings.from_json(first["settings"])
         table = cls(first["code"], settings, first["at"])
         table.events = 1
         for event in it:
@@ -214,18 +247,33 @@ class Table:
 
     # --- commands -------------------------------------------------------------------------
 
-    def join(self, name: str, token_hash: str, now: float) -> Person:
-        """A person arrives with a display name; returns them (seated, waiting or watching)."""
+    def join(self, name: str, token_hash: str, now: float, origin: str = "", per_address: int = 0) -> Person:
+        """A person arrives with a display name; returns them (seated, waiting or watching).
+
+        ``origin`` is where they join from, as the server keys it (a hash of their address, salted per table:
+        never the address itself; empty when the server does not count it); ``per_address`` (0: no cap) is how
+        many people one origin may bring to this table."""
+        if origin and self.banned(origin=origin):
+            raise TableError("banned", "the host has banned this address from this table")
         clean = clean_name(name)
         if name_taken(clean, (p.name for p in self.people.values() if p.status != Status.GONE)):  # looks alike
             raise TableError("name-taken", f"someone at this table is already called {clean}")
-        here = sum(1 for p in self.people.values() if not p.is_bot and p.status != Status.GONE)
-        if here >= self.kind.max_seats + MAX_WATCHERS:
-            raise TableError("table-full", f"this table is full: {here} people are here already")
+        here = [p for p in self.people.values() if not p.is_bot and p.status != Status.GONE]
+        if len(here) >= self.kind.max_seats + MAX_WATCHERS:
+            raise TableError("table-full", f"this table is full: {len(here)} people are here already")
+        if origin and per_address and sum(1 for p in here if p.origin == origin) >= per_address:
+            raise TableError(
+                "address-full", f"{per_address} people from your address are at this table already: ask the host"
+            )
         pid = self.last_id + 1
-        self.emit("joined", now, person=pid, name=clean, token=token_hash)
+        extra = {"origin": origin} if origin else {}
+        self.emit("joined", now, person=pid, name=clean, token=token_hash, **extra)
         self._fill_chairs(now)
         return self.people[pid]
+
+    def banned(self, token: str | None = None, origin: str | None = None) -> bool:
+        """Whether a seat token (hashed) or an origin is banned from this table."""
+        return any((token and ban.token == token) or (origin and ban.origin == origin) for ban in self.bans.values())
 
     def leave(self, pid: int, now: float) -> None:
         person = self.person(pid)
@@ -235,7 +283,7 @@ class Table:
         if self.host == pid:
             successor = self._successor(pid)
             if successor is not None:
-                self.emit("host", now, person=successor.id)
+                self.emit("host", now, person=successor.id, reason="left")
         self.emit("left", now, person=pid)
         self.runtime.connected.discard(pid)
         self.runtime.since.pop(pid, None)
@@ -262,14 +310,17 @@ class Table:
         if target is None or not target.is_bot:
             raise TableError("no-bot", "there is no bot in that chair")
         self._silence(target, now)
-        self.emit("left", now, person=target.id)
+        self.emit("left", now, person=target.id, by=pid, reason="removed")
         self._fill_chairs(now)
         self._settle(now)
 
-    def remove(self, pid: int, target: object, now: float) -> None:
-        """The host removes someone whose phone is gone (a flat battery): they leave the table.
+    def remove(self, pid: int, target: object, now: float, ban: bool = False) -> None:
+        """The host removes someone — connected or not, in the lobby or in a game: they leave the table as
+        with ``leave`` (in a game their silence counts at once: the expedition walks them out with what they
+        carry, a bot takes a Booty Hunter colour), and their phone is told.  With ``ban``, their token and new
+        joins from their address stay out of this table until the host lifts the ban.
 
-        Only the absent can be removed: someone connected is here and can leave by themselves."""
+        A stand-in host (the role passed on while its owner's phone was away) may not remove the owner."""
         self._host_only(pid)
         person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
         if person is None or person.status == Status.GONE:
@@ -278,25 +329,119 @@ class Table:
             raise TableError("self", "you cannot remove yourself: leave the table instead")
         if person.is_bot:
             raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
-        if person.id in self.runtime.connected:
+        if person.id == self.first and self.host != self.first:
             raise TableError(
-                "connected", f"{person.name} is connected: only someone whose phone is gone can be removed"
+                "first-host", f"{person.name} is this table's host: the role goes back to them when they return"
             )
         self._silence(person, now)
-        self.emit("left", now, person=person.id, by=pid)
+        if ban:
+            self.emit(
+                "banned",
+                now,
+                ban=self.last_ban + 1,
+                person=person.id,
+                name=person.name,
+                token=person.token,
+                origin=person.origin,
+                by=pid,
+            )
+        self.emit("left", now, person=person.id, by=pid, reason="banned" if ban else "removed")
+        self.runtime.connected.discard(person.id)
         self.runtime.since.pop(person.id, None)
         self._fill_chairs(now)
         self._settle(now)
 
+    def unban(self, pid: int, ban: object, now: float) -> None:
+        """The host lifts a ban (by its number, as ``me.bans`` lists them)."""
+        self._host_only(pid)
+        if isinstance(ban, bool) or not isinstance(ban, int) or ban not in self.bans:
+            raise TableError("not-found", "there is no such ban at this table")
+        self.emit("unbanned", now, ban=ban, by=pid)
+
+    def hand_host(self, pid: int, target: object, now: float) -> None:
+        """The host hands the role to someone here (connected, not a bot).  The role's owner hands it on for
+        good; a stand-in host hands on only the stand-in role (it still goes back to its owner)."""
+        self._host_only(pid)
+        person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+        if person is None or person.status == Status.GONE:
+            raise TableError("not-found", "there is nobody like that at this table")
+        if person.is_bot:
+            raise TableError("is-bot", "a bot cannot be the host")
+        if person.id == pid:
+            return  # the host already: nothing to do
+        if person.id not in self.runtime.connected:
+            raise TableError("offline", f"{person.name}'s phone is not connected: hand the role to someone here")
+        owner = {"owner": True} if self.first == pid else {}
+        self.emit("host", now, person=person.id, by=pid, reason="handed", **owner)
+
+    def pause(self, pid: int, now: float) -> None:
+        """The host pauses the game (any phase of it): the clock stops, nothing is revealed, bots wait;
+        choices already made stay secret and changeable.  Pausing a paused table changes nothing."""
+        self._host_only(pid)
+        if not self.in_game():
+            raise TableError("no-game", "there is no game to pause")
+        if self.paused is not None:
+            return
+        remaining = None if self.deadline is None else max(0.0, self.deadline - now)
+        self.emit("paused", now, by=pid, remaining=remaining)
+
+    def resume(self, pid: int, now: float) -> None:
+        """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`)."""
+        self._host_only(pid)
+        if self.paused is None:
+            return
+        self.emit("resumed", now, by=pid)
+        self._settle(now)
+
+    def end(self, pid: int, now: float) -> None:
+        """The host ends the game now: straight to the results, the scores as they stand (the record says it
+        was ended early, and still replays).  Choices not yet revealed are dropped, never shown."""
+        self._host_only(pid)
+        if not self.in_game() or self.game is None:
+            raise TableError("no-game", "there is no game to end")
+        self.emit("ended", now, by=pid)
+
+    def change_settings(self, pid: int, changes: object, now: float) -> None:
+        """The host changes the settings between games (lobby or results): clock, options, preset."""
+        self._host_only(pid)
+        if self.in_game():
+            raise TableError("in-game", "the settings can be changed between games only")
+        if self.countdown is not None:
+            raise TableError("starting", "the game is about to start: cancel the countdown first")
+        settings = revised(self.settings, changes)
+        if settings == self.settings:
+            return
+        self.emit("settings", now, by=pid, settings=settings.to_json())
+
     def start(self, pid: int, seed: int, now: float) -> None:
-        """The host starts a game (the first, or a new one after the results)."""
+        """The host starts a game (the first, or a new one after the results): a countdown every screen
+        shows (the settings' ``countdown`` seconds; the host may cancel it), then the game.  A start while
+        counting down already changes nothing."""
         self._host_only(pid)
         if self.phase not in (LOBBY, RESULTS):
             raise TableError("in-game", "a game is already under way")
+        if self.countdown is not None:
+            return
+        self._check_ready(seed)
+        if self.settings.countdown > 0:
+            self.emit("countdown", now, by=pid, seed=seed, ends=now + self.settings.countdown)
+            return
+        self._open_game(seed, now)
+
+    def cancel_start(self, pid: int, now: float) -> None:
+        """The host cancels the countdown to a game (nothing to cancel: nothing changes)."""
+        self._host_only(pid)
+        if self.countdown is None:
+            return
+        self.emit("cancelled", now, by=pid, reason="host")
+
+    def _check_ready(self, seed: int) -> None:
         ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
         if len(ready) < self.kind.min_seats:
             raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
         self._check_first_round(ready, seed)
+
+    def _open_game(self, seed: int, now: float) -> None:
         self.emit("game", now, number=self.game_number + 1, seed=seed)
         self._begin_round(now)
 
@@ -320,6 +465,8 @@ class Table:
         game = self.game
         if game is None or self.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
+        if self.paused is not None and not self.manifest.simultaneous:  # a secret choice waits; a turn cannot
+            raise TableError("paused", "the game is paused: wait for the host to resume it")
         if decision is not None and decision != self.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
         if self.deadline is not None and now >= self.deadline:  # the clock has not caught up yet, but it will
@@ -348,8 +495,12 @@ class Table:
                 return
 
     def next_wakeup(self) -> float | None:
-        """When ``tick`` must run next, if nothing else happens first."""
+        """When ``tick`` must run next, if nothing else happens first (paused: only for an absent host)."""
         times: list[float] = self._absence_wakeups()
+        if self.paused is not None:
+            return min(times) if times else None
+        if self.countdown is not None:
+            times.append(self.countdown.ends)
         if self.deadline is not None:
             times.append(self.deadline)
         game = self.game
@@ -407,23 +558,29 @@ class Table:
         return self.runtime.since.get(person.id)
 
     def _stand_in_at(self, seat: int) -> float | None:
-        """Turn-based: when a bot plays this seat for its person (missed turns, phone gone); None: it does not."""
+        """Turn-based: when a bot plays this seat for its person (they left: at once, at a bot's pace; their
+        phone gone: after missed turns); None: it does not."""
         person = self.person_at_seat(seat)
-        if person is None or person.is_bot or person.missed < MISSED_TURNS or self.phase != PLAYING:
+        if person is None or person.is_bot or self.phase != PLAYING:
             return None
         if person.status == Status.GONE:
-            return self.opened_at + BOT_DELAY
+            return max(self.opened_at, person.left_at or 0.0) + BOT_DELAY
+        if person.missed < MISSED_TURNS:
+            return None
         since = self._absent_since(person)
         return None if since is None else max(self.opened_at + BOT_DELAY, since + GRACE)
 
     def bot_plays_for(self, person: Person) -> bool:
-        """Whether a bot plays this person's seat now (turn-based, their phone gone, turns missed)."""
+        """Whether a bot plays this person's seat now (turn-based: they left, or their phone is gone and
+        turns were missed)."""
         game = self.game
         if game is None or self.manifest.simultaneous or person.seat is None or not self.in_game():
             return False
-        if person.is_bot or person.missed < MISSED_TURNS:
+        if person.is_bot:
             return False
-        return person.status == Status.GONE or person.id not in self.runtime.connected
+        if person.status == Status.GONE:
+            return True
+        return person.missed >= MISSED_TURNS and person.id not in self.runtime.connected
 
     def _turn_gone_since(self, seat: int) -> float | None:
         """Since when the seat to play has had nobody to play it (turn-based, turn clock off)."""
@@ -445,7 +602,7 @@ class Table:
             self.emit("back", now, person=pid)
             self._fill_chairs(now)
         if person is not None and pid == self.first and self.host != pid and person.status != Status.GONE:
-            self.emit("host", now, person=pid)  # the table's first person is its host whenever they are here
+            self.emit("host", now, person=pid, reason="back")  # the role's owner is the host whenever here
 
     def disconnect(self, pid: int, now: float) -> None:
         """The server: this person's last phone went away."""
@@ -458,6 +615,9 @@ class Table:
         self._absent_host(now)
         if self.phase in (LOBBY, RESULTS):
             self._absent_give_way(now)
+            self._count_down(now)
+            return
+        if self.paused is not None:
             return
         game = self.game
         if self.phase == PAUSE and self.deadline is not None and now >= self.deadline:
@@ -475,22 +635,45 @@ class Table:
             for seat in game.to_act():
                 due = self._stand_in_at(seat)
                 if due is not None and now >= due:
-                    self._play({seat: self._stand_in_move(game, seat)}, now, missed=True)
+                    self._play({seat: self._stand_in_move(game, seat)}, now, missed=True, bot=True)
                     return
         if not self.manifest.simultaneous and self.deadline is None:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None and now >= gone + TURN_GRACE:
-                    self._play({seat: game.default_move(seat)}, now, missed=True)
+                    self._play({seat: game.default_move(seat)}, now, missed=True, offline=[seat])
                     return
         if self.deadline is not None and now >= self.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
+            offline = self._offline(silent)
             if self.manifest.simultaneous:
-                self._reveal(silent, now, timed_out=True)
+                self._reveal(silent, now, timed_out=True, offline=offline)
             elif silent:
-                self._play(silent, now, missed=True)
+                self._play(silent, now, missed=True, offline=offline)
             return
         self._settle(now)
+
+    def _offline(self, seats: Iterable[int]) -> list[int]:
+        """The seats among ``seats`` whose person's phone is gone (a walk-out or turn made for them is tagged
+        so on every screen, not as an ordinary silence)."""
+        gone = []
+        for seat in seats:
+            person = self.person_at_seat(seat)
+            if person is not None and not person.is_bot and person.id not in self.runtime.connected:
+                gone.append(seat)
+        return sorted(gone)
+
+    def _count_down(self, now: float) -> None:
+        """The start's countdown ends: the game begins, if enough players are still seated."""
+        countdown = self.countdown
+        if countdown is None or now < countdown.ends:
+            return
+        try:
+            self._check_ready(countdown.seed)
+        except TableError:
+            self.emit("cancelled", now, reason="too-few")
+            return
+        self._open_game(countdown.seed, now)
 
     def _stand_in_move(self, game: GameState, seat: int) -> str:
         """The move a bot makes for a person whose phone stays gone (the bot the game's manifest names)."""
@@ -566,7 +749,7 @@ class Table:
     def _settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
         game = self.game
-        if self.phase != PLAYING or game is None or not self.manifest.simultaneous:
+        if self.phase != PLAYING or game is None or not self.manifest.simultaneous or self.paused is not None:
             return
         undecided = [seat for seat in game.to_act() if seat not in self.pending]
         if not undecided:
@@ -591,19 +774,29 @@ class Table:
         ]
         if merely_away and not any(p.id in rt.connected for p in self._inside_people()):
             return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
-        self._reveal({seat: game.default_move(seat) for seat in undecided}, now)
+        silent = {seat: game.default_move(seat) for seat in undecided}
+        self._reveal(silent, now, offline=self._offline(silent))
 
-    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False) -> None:
+    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
+        """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
+        at the deadline, ``timed_out``; ``offline``: those of them whose phones were gone)."""
         moves = {**self.pending, **silent}
-        late = {"timed_out": sorted(silent)} if timed_out and silent else {}
-        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **late)
+        tags: dict[str, list[int]] = {"timed_out": sorted(silent)} if timed_out and silent else {}
+        if offline:
+            tags["offline"] = sorted(offline)
+        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **tags)
 
-    def _play(self, moves: dict[int, str], now: float, missed: bool = False) -> None:
-        """Turn-based moves; ``missed``: played for their seats (silence, or a bot standing in)."""
-        if missed:
-            self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()}, missed=sorted(moves))
-        else:
-            self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()})
+    def _play(
+        self, moves: dict[int, str], now: float, missed: bool = False, offline: Iterable[int] = (), bot: bool = False
+    ) -> None:
+        """Turn-based moves; ``missed``: played for their seats (silence, or ``bot``: a bot standing in);
+        ``offline``: the seats among them whose phones were gone."""
+        tags: dict[str, Any] = {"missed": sorted(moves)} if missed else {}
+        if offline:
+            tags["offline"] = sorted(offline)
+        if bot:
+            tags["bot"] = True
+        self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()}, **tags)
 
     def _silence(self, person: Person, now: float) -> None:
         """Someone leaving mid-decision: their silence counts now, not at the deadline."""
@@ -641,15 +834,23 @@ class Table:
         self._fill_chairs(now)
 
     def _bots_give_way(self, now: float) -> None:
+        """A round begins: a bot gives its chair to each person waiting for one (the last bot first)."""
         for watcher in self.queue():
-            bots = [p for p in self.chairs() if p is not None and p.is_bot]
-            if not bots:
+            if not self._bot_gives_way(watcher, now):
                 return
-            bot = bots[-1]
-            chair = bot.chair  # read before "left" empties it
-            assert chair is not None
-            self.emit("left", now, person=bot.id)
-            self.emit("seated", now, person=watcher.id, chair=chair)
+
+    def _bot_gives_way(self, watcher: Person, now: float) -> bool:
+        """The last bot in a chair gives it to ``watcher`` (told as "Bruno (bot) gave its chair to Kim");
+        False if no bot holds a chair."""
+        bots = [p for p in self.chairs() if p is not None and p.is_bot]
+        if not bots:
+            return False
+        bot = bots[-1]
+        chair = bot.chair  # read before "left" empties it
+        assert chair is not None
+        self.emit("left", now, person=bot.id, reason="gave_chair", to=watcher.id)
+        self.emit("seated", now, person=watcher.id, chair=chair)
+        return True
 
     def _assign_seats(self, roster: list[Person]) -> dict[int, int]:
         game = self.game
@@ -669,9 +870,15 @@ class Table:
         return assign
 
     def _fill_chairs(self, now: float) -> None:
-        """Free chairs (or chairs of away players) go to the queue, first come first served."""
+        """Free chairs (or chairs of away players) go to the queue, first come first served.  In the lobby
+        and at the results a bot gives its chair to a waiting person at once (in a game: when the next round
+        begins), so that nobody sits out a whole lobby while a bot holds a chair they could have."""
         for watcher in self.queue():
             chair = self._free_chair()
+            if chair is None and not self.in_game():
+                if self._bot_gives_way(watcher, now):
+                    continue
+                return
             if chair is None:
                 away = [p for p in self.chairs() if p is not None and p.status == Status.AWAY]
                 if not away or not self.in_game():
@@ -714,9 +921,24 @@ class Table:
         handler(self, event)
         self.events += 1
 
+    def _tell(self, kind: str, **fields: Any) -> None:
+        """A notice (``news.py``) from the event being applied: its number is the notice's id."""
+        notice: Notice = {"id": self.events + 1, "kind": kind}
+        notice.update((key, value) for key, value in fields.items() if value is not None)
+        in_game = self.in_game() and self.game is not None
+        if in_game:
+            notice.update(game=self.game_number, round=self.rounds, move=self.moves_made + 1)
+        self.news.add(notice, in_game)
+
+    def _name(self, pid: object) -> str | None:
+        person = self.people.get(pid) if isinstance(pid, int) else None
+        return person.name if person is not None else None
+
     def _on_joined(self, e: Event) -> None:
         pid = e["person"]
-        self.people[pid] = Person(pid, e["name"], e["token"], Status.WATCHING, joined_at=e["at"])
+        self.people[pid] = Person(
+            pid, e["name"], e["token"], Status.WATCHING, joined_at=e["at"], origin=str(e.get("origin", ""))
+        )
         self.last_id = max(self.last_id, pid)
         if self.host is None:
             self.host = pid
@@ -747,26 +969,60 @@ class Table:
             return
         if not self.manifest.seats_belong_to_chairs or person.chair is None:
             return
+        before = None
         for other in self.people.values():
             if other.seat == person.chair:
+                before = other
                 other.seat = None
+                if other.bot_since is not None:  # a bot stood in for them until now
+                    other.bot_since = None
+                    self.stand_ins[person.chair][-1][1] = self.moves_made
         person.seat = person.chair
         person.status = Status.SEATED
+        if before is not None and before is not person:
+            self._tell("took_seat", person=person.id, name=person.name, seat=person.seat, was=before.name)
 
     def _on_unseated(self, e: Event) -> None:
-        self.people[e["person"]].chair = None
+        person = self.people[e["person"]]
+        person.chair = None
+        self._tell("lost_chair", person=person.id, name=person.name)
 
     def _on_left(self, e: Event) -> None:
         person = self.people[e["person"]]
+        by = e.get("by")
+        reason = str(e.get("reason") or ("removed" if by is not None and not person.is_bot else "left"))
+        if reason == "gave_chair":
+            to = e.get("to")
+            self._tell("gave_chair", person=person.id, name=person.name, to=self._name(to), to_person=to)
+        else:
+            bot = True if person.is_bot else None
+            self._tell(
+                "left", person=person.id, name=person.name, seat=person.seat, reason=reason, by=self._name(by), bot=bot
+            )
+        if reason in ("removed", "banned") and person.token:
+            self.removed[person.token] = self._name(by) or ""
+            while len(self.removed) > REMOVED_KEPT:
+                del self.removed[next(iter(self.removed))]
         person.status = Status.GONE
         person.chair = None
+        person.left_reason = reason
+        person.left_at = e["at"]
+        person.left_move = self.moves_made + 1 if self.in_game() else None
+        person.left_round = self.rounds if self.in_game() else None
         if self.host == person.id:
             self._pass_host(person.id)  # (logs written before the "host" event came first)
+        if self.first == person.id:  # the role's owner left for good: it is the new host's now
+            self.first = self.host if self.host != person.id else None
         if person.seat is None:
             del self.people[person.id]  # a watcher (or a bot) who never played this game: forgotten
 
     def _on_host(self, e: Event) -> None:
         self.host = e["person"]
+        if e.get("owner"):
+            self.first = e["person"]
+        self._tell(
+            "host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by"))
+        )
 
     def _pass_host(self, pid: int) -> None:
         """The host left or went away: someone playing in a chair first (not away), then anyone
@@ -782,8 +1038,20 @@ class Table:
         elif self.people[pid].status == Status.GONE:
             self.host = None
 
+    def _on_banned(self, e: Event) -> None:
+        ban = Ban(int(e["ban"]), int(e["person"]), str(e["name"]), e.get("token"), str(e.get("origin") or ""))
+        self.bans[ban.id] = ban
+        self.last_ban = max(self.last_ban, ban.id)
+
+    def _on_unbanned(self, e: Event) -> None:
+        ban = self.bans.pop(e["ban"])
+        self._tell("unbanned", name=ban.name, by=self._name(e.get("by")))
+
     def _on_away(self, e: Event) -> None:
-        self.people[e["person"]].status = Status.AWAY  # an away host keeps the role until the absence grace
+        person = self.people[e["person"]]
+        person.status = Status.AWAY  # an away host keeps the role until the absence grace
+        if self.in_game():
+            self._tell("away", person=person.id, name=person.name)
 
     def _on_back(self, e: Event) -> None:
         person = self.people[e["person"]]
@@ -797,17 +1065,55 @@ class Table:
         self.phase = PAUSE
         self.deadline = None
 
+    def _on_paused(self, e: Event) -> None:
+        remaining = e.get("remaining")
+        name = self._name(e["by"]) or ""
+        self.paused = Paused(e["by"], name, e["at"], None if remaining is None else float(remaining))
+        self.deadline = None
+        self._tell("paused", by=name)
+
+    def _on_resumed(self, e: Event) -> None:
+        paused = self.paused
+        self.paused = None
+        at = e["at"]
+        self.opened_at = at  # bots and graces count again from here
+        if paused is not None and paused.remaining is not None:
+            self.deadline = at + max(paused.remaining, RESUME_FLOOR)
+        self._tell("resumed", by=self._name(e.get("by")))
+
+    def _on_countdown(self, e: Event) -> None:
+        name = self._name(e["by"]) or ""
+        self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
+        self._tell("countdown", by=name)
+
+    def _on_cancelled(self, e: Event) -> None:
+        self.countdown = None
+        self._tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
+
+    def _on_settings(self, e: Event) -> None:
+        self.settings = Settings.from_json(e["settings"])
+        self._tell("settings", by=self._name(e.get("by")))
+
     def _on_game(self, e: Event) -> None:
         self.game_number = e["number"]
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
         self.pending = {}
         self.timed_out = []
+        self.offline = []
+        self.countdown = None
+        self.paused = None
+        self.ended = None
+        self.rounds = 0
+        self.moves_made = 0
+        self.stand_ins = {}
+        self.news.new_game()
         for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
             del self.people[pid]  # their names are in the records of the games they played
         for person in self.people.values():
             person.seat = None
             person.missed = 0
+            person.bot_since = None
 
     def _on_round(self, e: Event) -> None:
         game = self.game
@@ -818,7 +1124,9 @@ class Table:
             person.seat = seat
             person.status = Status.SEATED
         game.start_round(sorted(seats.values()))
+        self.rounds += 1
         self.timed_out = []
+        self.offline = []
         self.runtime.seen_in_round = set(self.runtime.connected)
         self._after_move(e["at"])
 
@@ -831,13 +1139,56 @@ class Table:
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
         self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
-        if not self.manifest.simultaneous:
-            missed = set(e.get("missed", ()))
-            for seat in moves:
-                person = self.person_at_seat(seat)
-                if person is not None:
-                    person.missed = person.missed + 1 if seat in missed else 0
+        self.offline = [int(seat) for seat in e.get("offline", ())]
+        if self.manifest.simultaneous:
+            if self.timed_out or self.offline:
+                seats = sorted({*self.timed_out, *self.offline})
+                people = [p for seat in seats if (p := self.person_at_seat(seat)) is not None]
+                self._tell(
+                    "timed_out",
+                    seats=seats,
+                    offline=self.offline,
+                    people=[p.id for p in people],
+                    names=[p.name for p in people],
+                )
+        else:
+            self._turns_played(moves, set(e.get("missed", ())), bool(e.get("bot")))
         game.apply_joint(moves)
+        self.moves_made += 1
+        self._after_move(e["at"])
+
+    def _turns_played(self, moves: dict[int, str], missed: set[int], bot: bool) -> None:
+        """Turn-based: count missed turns, and tell when a bot begins (or stops) playing for someone."""
+        number = self.moves_made + 1
+        for seat in moves:
+            person = self.person_at_seat(seat)
+            if person is None:
+                continue
+            person.missed = person.missed + 1 if seat in missed else 0
+            if bot and seat in missed:
+                if person.bot_since is None:
+                    person.bot_since = number
+                    self.stand_ins.setdefault(seat, []).append([number, None])
+                    self._tell("stand_in", person=person.id, name=person.name, seat=seat)
+                continue
+            if person.bot_since is not None:
+                person.bot_since = None
+                self.stand_ins[seat][-1][1] = number - 1
+                if seat not in missed:
+                    self._tell("plays_again", person=person.id, name=person.name, seat=seat)
+            if seat in missed:
+                offline = True if seat in self.offline else None
+                self._tell("missed", person=person.id, name=person.name, seat=seat, offline=offline)
+
+    def _on_ended(self, e: Event) -> None:
+        game = self.game
+        assert game is not None
+        name = self._name(e.get("by"))
+        self.ended = {"by": name, "move": self.moves_made + 1}
+        self._tell("ended", by=name)
+        game.end()
+        self.pending = {}
+        self.paused = None
         self._after_move(e["at"])
 
     _APPLY: ClassVar[dict[str, Callable[[Table, Event], None]]] = {
@@ -847,13 +1198,21 @@ class Table:
         "unseated": _on_unseated,
         "left": _on_left,
         "host": _on_host,
+        "banned": _on_banned,
+        "unbanned": _on_unbanned,
         "away": _on_away,
         "back": _on_back,
         "stalled": _on_stalled,
+        "paused": _on_paused,
+        "resumed": _on_resumed,
+        "countdown": _on_countdown,
+        "cancelled": _on_cancelled,
+        "settings": _on_settings,
         "game": _on_game,
         "round": _on_round,
         "chose": _on_chose,
         "moves": _on_moves,
+        "ended": _on_ended,
     }
     """Every event type and the handler that applies it."""
 
@@ -890,6 +1249,15 @@ class Table:
         record["bots"] = {str(p.seat): p.bot for p in self.people.values() if p.seat is not None and p.bot}
         record["table"] = self.code
         record["number"] = self.game_number
+        record["history"] = list(self.news.game)  # who left, stood in, was walked out, and when (news.py)
+        record["left"] = {
+            str(p.seat): {"name": p.name, "reason": p.left_reason, "move": p.left_move, "round": p.left_round}
+            for p in self.people.values()
+            if p.seat is not None and p.status == Status.GONE
+        }
+        record["stand_ins"] = {str(seat): [list(r) for r in ranges] for seat, ranges in sorted(self.stand_ins.items())}
+        if self.ended is not None:
+            record["ended"] = dict(self.ended)
         if self.game.is_over():
             record["final"] = self.game.view(None).to_json()  # what everyone saw at the end
         return record

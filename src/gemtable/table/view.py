@@ -2,7 +2,12 @@
 
 The table's own secret is the pending choices: a view says *who* has chosen,
 and only the viewer's own choice.  The game's secrets are hidden by the game's
-own view for the viewer's seat.  Seat tokens never appear in a view.
+own view for the viewer's seat.  Seat tokens never appear in a view, nor does
+anything of an address (the host's list of bans names people, nothing more).
+
+What happened to people is in ``news`` (the table's newest notices, the same
+for everyone) and ``me.news`` (the newest about the viewer: what a phone that
+comes back was not told); both are public facts (``news.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,10 @@ from gemtable.games.api import JSON
 from gemtable.table.people import Person, Status
 from gemtable.table.table import Settings, Table
 
+PERSON_KEYS = frozenset(
+    {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays", "bot_since", "left"}
+)
+"""Everything a view says of a person (``people[]``), and nothing more: no token, no address."""
 QUEUE_SHOWN = 10
 """A view lists at most this many people without a chair or a seat (the first of the queue, then the
 away); ``queue_length`` and ``unlisted`` count the rest, so that a view stays small whatever the crowd."""
@@ -39,6 +48,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
         "state": None if game is None else game.view(seat).to_json(),
         "results": list(table.finished),
         "timed_out": list(table.timed_out),
+        "offline": list(table.offline),
     }
 
 
@@ -55,6 +65,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
     queue = [p.id for p in table.queue()]
     head = _head(table, now)
     head["settings"] = _settings_raw(table.settings)
+    head["news"] = msgspec.Raw(_raw(head["news"]))
     base = _listed(table, None)
     base_ids = {p.id for p in base}
     shared = {
@@ -63,7 +74,11 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
         "queue": msgspec.Raw(_raw(queue[:QUEUE_SHOWN])),
         "queue_length": len(queue),
     }
-    tail = {"results": msgspec.Raw(_raw(list(table.finished))), "timed_out": msgspec.Raw(_raw(list(table.timed_out)))}
+    tail = {
+        "results": msgspec.Raw(_raw(list(table.finished))),
+        "timed_out": msgspec.Raw(_raw(list(table.timed_out))),
+        "offline": msgspec.Raw(_raw(list(table.offline))),
+    }
     states: dict[int | None, msgspec.Raw | None] = {}
     out: dict[int | None, bytes] = {}
     for pid in viewers:
@@ -158,6 +173,7 @@ def _settings_raw(settings: Settings) -> msgspec.Raw:
 
 
 def _head(table: Table, now: float) -> JSON:
+    paused, countdown = table.paused, table.countdown
     return {
         "code": table.code,
         "game": table.kind.name,
@@ -167,9 +183,26 @@ def _head(table: Table, now: float) -> JSON:
         "game_number": table.game_number,
         "decision": table.decision,
         "host": table.host,
+        "host_owner": table.first,
         "remaining_ms": None if table.deadline is None else max(0, round((table.deadline - now) * 1000)),
         "chairs": table.kind.max_seats,
+        "paused": None
+        if paused is None
+        else {
+            "by": paused.by,
+            "name": paused.name,
+            "remaining_ms": None if paused.remaining is None else round(paused.remaining * 1000),
+        },
+        "countdown": None
+        if countdown is None
+        else {"by": countdown.by, "name": countdown.name, "remaining_ms": _ms(countdown.ends - now)},
+        "ended": table.ended,
+        "news": table.news.shown(),
     }
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
 
 
 def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[JSON]:
@@ -185,6 +218,8 @@ def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[
             "to_act": p.seat is not None and p.seat in to_act,
             "chosen": p.seat is not None and p.seat in to_act and p.seat in table.pending,
             "bot_plays": table.bot_plays_for(p),
+            "bot_since": p.bot_since if table.bot_plays_for(p) else None,
+            "left": p.left_reason if p.status == Status.GONE else None,
         }
         for p in listed
     ]
@@ -211,6 +246,8 @@ def _me(table: Table, me: Person | None, seat: int | None, queue: list[int], to_
             "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
             "choice": table.pending.get(seat) if seat is not None else None,
             "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
+            "bans": [{"id": b.id, "name": b.name} for b in table.bans.values()] if table.host == me.id else [],
+            "news": table.news.about(me.id),
         }
     )
 

@@ -40,7 +40,7 @@ class PickState:
     game: ClassVar[str] = "pick"
 
     def __init__(self, rounds: int, seed: int) -> None:
-        self.rounds, self.seed, self.started = rounds, seed, False
+        self.rounds, self.seed, self.started, self.ended = rounds, seed, False, False
         self.pending: dict[int, str] = {}
         self.history: list[list[str]] = []
         self.inputs: list[JSON] = []
@@ -85,7 +85,13 @@ class PickState:
         return MOVES[0]
 
     def is_over(self) -> bool:
-        return len(self.history) >= self.rounds
+        return self.ended or len(self.history) >= self.rounds
+
+    def end(self) -> None:
+        if self.is_over():
+            raise IllegalMove("the game is over")
+        self.ended, self.pending = True, {}
+        self.inputs.append(["end"])
 
     def scores(self) -> list[int]:
         return [sum(int(p[s]) for p in self.history if p.count(p[s]) == 1) for s in range(SEATS)]

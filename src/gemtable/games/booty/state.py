@@ -187,6 +187,16 @@ class BootyState:
     def is_over(self) -> bool:
         return self.over
 
+    def end(self) -> None:
+        """The host ended the game early: over now, the board counted as it stands (the tile drawn for the
+        seat to act is not placed)."""
+        if self.over:
+            raise IllegalMove("the game is over")
+        self._inputs.append(["end"])
+        self.drawn, self.placements_open = None, ()
+        self.turn = None
+        self.over = True
+
     def count(self) -> Count:
         """The board scored under the table's mode, as it stands now."""
         if self._counted is None or self._counted[0] is not self.board:

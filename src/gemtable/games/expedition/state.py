@@ -219,6 +219,25 @@ class ExpeditionState:
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    def end(self) -> None:
+        """The host ended the game early: it is over now, the chests as they stand.  What the explorers
+        still inside carry is not banked — only a chest is safe — and goes back to the supply with the path's
+        loose gems (a cave under way ends here, and counts in ``chest_by_cave``); choices not yet revealed
+        are dropped."""
+        if self.phase == OVER:
+            raise IllegalMove("the game is over")
+        self.inputs.append(["end"])
+        if self.phase == CHOOSE:
+            carried = self.carried
+            for seat in self.inside:
+                self.returned += carried[seat]
+                carried[seat] = 0
+            self.choices = {}
+            self.inside = []
+            self._inside_set = frozenset()
+            self._end_cave()
+        self.phase = OVER
+
     def scores(self) -> list[int]:
         """Banked gems plus relic values, per seat, for the seats up to the last one that played.
 

@@ -4,18 +4,34 @@
 // the optional clockLabel, settingsText and words.
 
 import { h, s, put } from '/static/js/dom.js';
-import { t, num, personName } from '/static/js/i18n.js';
+import { t, personName } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
+import { resultsLater } from '/static/js/later.js';
 import { cssReady, swatch, colourName, turn, tileSvg, drawBoard, box } from './draw.js';
 
 await cssReady;
 
-/** The table's words that read differently in this game. */
-export const words = { 'me.waiting': 'bh.me_waiting', 'me.away': 'bh.me_away' };
+/** The table's words that read differently in this game (table.js, story.js). */
+export const words = {
+  'me.waiting': 'bh.me_waiting',
+  'me.away': 'bh.me_away',
+  'news.where': 'bh.news_where',
+  'news.stand_in': 'bh.news_stand_in',
+  'news.plays_again': 'bh.news_plays_again',
+  'news.took_seat': 'bh.news_took_seat',
+  'news.missed': 'bh.news_missed',
+  'news.missed_offline': 'bh.news_missed_offline',
+  'news.left_game': 'bh.news_left',
+  'away.stand_in': 'bh.away_stand_in',
+  'away.missed': 'bh.away_missed',
+};
 
-const SEATS = [0, 1, 2];
-const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-const nameOf = (seat, names) => names[seat] ?? t('word.seat', { n: seat + 1 });
+/** A seat as the notices name it: its colour. */
+export const seatName = (seat) => colourName(seat);
+
+export const SEATS = [0, 1, 2];
+export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+export const nameOf = (seat, names) => names[seat] ?? t('word.seat', { n: seat + 1 });
 const myMoves = (v) => (v.table.phase === 'playing' && v.me && v.me.moves) || [];
 const parse = (m) => m.split(',').map(Number);
 
@@ -24,19 +40,19 @@ function listNames(seats, names) {
   return all.length <= 1 ? all.join('') : all.slice(0, -1).join(t('list.comma')) + t('list.and') + all[all.length - 1];
 }
 
-function winText(winners, names) {
+export function winText(winners, names) {
   if (!winners || !winners.length) return '';
   return winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], names) })
     : t('results.winners', { names: listNames(winners, names) });
 }
 
 /** A seat as people read it: the colour's swatch (pattern and letter), the name (and the colour's name). */
-const who = (seat, names, colour = false) => h('span', { class: 'bh-who' }, swatch(seat),
+export const who = (seat, names, colour = false) => h('span', { class: 'bh-who' }, swatch(seat),
   h('span', { class: 'bh-name', text: nameOf(seat, names) }), colour ? h('span', { class: 'bh-tags', text: colourName(seat) }) : null);
 
 // --- a board you can pan and zoom -------------------------------------------------------
 
-class Viewport {
+export class Viewport {
   constructor(mode, onTap) {
     this.svg = s('svg', { class: 'bh-board', role: mode === 'tv' ? 'img' : 'group' });
     this.wrap = h('div', { class: 'bh-wrap' }, this.svg);
@@ -229,10 +245,27 @@ function place(L, ui) {
 
 // --- the game on a phone or the TV ------------------------------------------------------
 
+/** Who holds each colour now: the person playing it, or the one who left it (a bot plays it for them). */
 function seatPeople(v) {
   const out = {};
-  for (const p of v.table.people) if (p.seat !== null && p.seat !== undefined && p.status !== 'gone') out[p.seat] = p;
+  for (const p of v.table.people) {
+    if (p.seat === null || p.seat === undefined) continue;
+    if (!out[p.seat] || out[p.seat].status === 'gone') out[p.seat] = p;
+  }
   return out;
+}
+
+/** The tags of a colour's person: gone (and how), a bot playing for them (since which move), offline. */
+function personTags(p) {
+  const tags = [];
+  if (!p) return tags;
+  if (p.status === 'gone') {
+    tags.push(t(p.left === 'removed' ? 'st.removed' : p.left === 'banned' ? 'st.banned' : 'st.left'));
+  } else if (!p.connected) {
+    tags.push(t('st.offline'));
+  }
+  if (p.bot_plays) tags.push(p.bot_since ? t('bh.bot_since', { move: p.bot_since }) : t('bh.bot_now'));
+  return tags;
 }
 
 export function renderGame(el, v, ui) {
@@ -264,7 +297,9 @@ export function renderGame(el, v, ui) {
     seat === null || seat === undefined ? null : h('div', { class: ['bh-turn', mine && 'mine'] },
       swatch(seat, 'big'),
       h('div', null,
-        h('p', { class: 'bh-turn-name', text: mine ? t('bh.your_turn') : t('bh.turn_of', { name: nameOf(seat, names) }) }),
+        h('p', { class: 'bh-turn-name', text: mine ? t('bh.your_turn')
+          : seatPeople(v)[seat]?.bot_plays ? t('bh.turn_bot', { name: nameOf(seat, names) })
+            : t('bh.turn_of', { name: nameOf(seat, names) }) }),
         h('p', { class: 'bh-turn-col', text: colourName(seat) })),
       !mine && drawn ? h('figure', { class: 'bh-drawn' }, tileSvg(drawn.slices),
         h('figcaption', { text: t('bh.drew') })) : null),
@@ -293,8 +328,8 @@ export function renderGame(el, v, ui) {
         const tags = [colourName(i)];
         if (isMe) tags.push(t('people.you'));
         if (p && p.bot) tags.push(t('people.bot_short'));
-        if (p && !p.connected) tags.push(t('st.offline'));
-        return h('li', { class: ['bh-pl', seat === i && 'turn', isMe && 'is-me'] },
+        tags.push(...personTags(p));
+        return h('li', { class: ['bh-pl', seat === i && 'turn', isMe && 'is-me', p && p.bot_plays && 'bot-plays'] },
           swatch(i), h('span', { class: 'bh-name', text: p ? personName(p) : nameOf(i, names) }),
           h('span', { class: 'bh-tags', text: tags.join(' · ') }),
           seat === i ? h('span', { class: 'bh-now', text: t('bh.placing_now') }) : null);
@@ -348,99 +383,8 @@ export function renderActions(el, v, ui) {
 
 // --- the count and the results ----------------------------------------------------------
 
-export function renderResults(el, data, ui) {
-  const st = data.state && data.state.board ? data.state : null;
-  const L = ui.local;
-  const names = data.names || {};
-  const scores = data.scores || (st && st.scores) || [];
-  const winners = data.winners || (st && st.winners) || [];
-  if (!st) {
-    put(el, h('div', { class: 'booty bh-results' }, h('div', { class: 'bh-count' }, final(scores, winners, names, null))));
-    return;
-  }
-  const key = `${data.number ?? ''}`;
-  let R = L.res;
-  if (!R || R.key !== key) {
-    if (R) clearTimeout(R.timer);
-    R = { key, panel: h('div', { class: 'bh-count', 'aria-live': 'polite' }) };
-    R.view = new Viewport(ui.mode, () => skip(R));
-    R.root = h('div', { class: 'booty bh-results' }, R.view.wrap, R.panel);
-    R.end = st.scoring.length * 2;
-    R.per = clamp(18000 / Math.max(1, st.scoring.length), 900, 2000);
-    R.step = ui.mode !== 'page' && L.playing === data.number && R.end ? -1 : R.end;
-    L.res = R;
-    if (R.step < R.end) R.timer = setTimeout(() => advance(R), 900);
-  }
-  R.data = { st, names, scores, winners, mode: ui.mode };
-  if (el.firstChild !== R.root || el.childNodes.length !== 1) put(el, R.root);
-  paint(R);
-}
-
-function advance(R) {
-  R.step += 1;
-  paint(R);
-  if (R.step < R.end) R.timer = setTimeout(() => advance(R), R.step % 2 === 0 ? R.per * 0.65 : R.per * 0.35);
-}
-
-function skip(R) {
-  if (R.step >= R.end) return;
-  clearTimeout(R.timer);
-  R.step = R.end;
-  paint(R);
-}
-
-function paint(R) {
-  const { st, names, scores, winners, mode } = R.data;
-  const counting = R.step < R.end;
-  document.body.classList.toggle('bh-counting', counting);
-  const k = Math.floor(R.step / 2);
-  const done = st.scoring.slice(0, counting ? Math.floor((R.step + 1) / 2) : st.scoring.length);
-  const black = new Set(done.map((e) => e.diamond));
-  const entry = counting && k >= 0 ? st.scoring[k] : null;
-  const diamond = entry ? st.diamonds.find((d) => d.id === entry.diamond) : null;
-  drawBoard(R.view.svg, { board: st.board, diamonds: st.diamonds, black: (d) => black.has(d.id),
-    focus: diamond ? { diamond, slices: entry.areas.flatMap((a) => a.slices) } : null,
-    flip: diamond && R.step % 2 === 1 ? diamond.id : null });
-  R.view.show(box(st.board.map((c) => [c.x, c.y]), 30), mode === 'tv' ? [0.1, 2.2] : [0.1, 1.1],
-    `${t('bh.board')}: ${t('bh.diamonds', { n: st.diamonds.length })}`);
-  if (!counting) {
-    put(R.panel, final(scores, winners, names, st));
-    return;
-  }
-  const totals = SEATS.map((seat) => done.reduce((sum, e) => sum + (e.points[seat] || 0), 0));
-  put(R.panel,
-    h('h2', { class: 'results-title', text: t('bh.count') }),
-    h('p', { class: 'bh-step', text: entry ? t('bh.count_of', { i: k + 1, n: st.scoring.length }) : t('bh.counting') }),
-    entry ? h('ul', { class: 'bh-areas' }, entry.areas.length ? entry.areas.map((a) => h('li', { class: a.scores ? 'scores' : 'no' },
-      swatch(a.owner), h('span', { text: t('bh.area', { name: nameOf(a.owner, names), n: a.size, value: a.value }) }),
-      a.scores ? h('b', { class: 'bh-gain', text: `+${a.value}` }) : h('span', { class: 'bh-nope', text: t('bh.no_score') })))
-      : h('li', { text: t('bh.no_area') })) : null,
-    h('table', { class: 'scores bh-totals' },
-      h('tbody', null, SEATS.map((seat) => h('tr', null,
-        h('th', { scope: 'row' }, who(seat, names)),
-        h('td', { class: 'bh-gain-cell' }, entry && entry.points[seat] ? h('b', { class: 'bh-gain', text: `+${entry.points[seat]}` }) : null),
-        h('td', { class: 'total', text: num(totals[seat]) }))))),
-    mode === 'tv' ? null : h('button', { type: 'button', class: 'btn wide bh-skip', text: t('bh.skip'), on: { click: () => skip(R) } }));
-}
-
-/** The scores, best first, and who won. */
-function final(scores, winners, names, st) {
-  const seats = SEATS.filter((seat) => seat < scores.length).sort((a, b) => scores[b] - scores[a] || a - b);
-  const text = winText(winners, names);
-  return [
-    h('h2', { class: 'results-title', text: t('results.title') }),
-    text ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text })) : null,
-    h('table', { class: 'scores' },
-      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
-        h('th', { scope: 'col', text: t('results.total') }))),
-      h('tbody', null, seats.map((seat) => h('tr', { class: winners.includes(seat) ? 'win' : '' },
-        h('td', { class: 'rank' }, winners.includes(seat) ? icon('star', t('results.won')) : null),
-        h('th', { scope: 'row' }, who(seat, names, true)),
-        h('td', { class: 'total', text: num(scores[seat]) }))))),
-    st ? h('p', { class: 'note', text: t('bh.final_note', { n: st.diamonds.length,
-      mode: t(`preset.booty.${st.scoring_mode === 2 ? 'largest-area' : 'every-area'}`) }) }) : null,
-  ];
-}
+/** The count, diamond by diamond, then the scores (results.js beside this module). */
+export const renderResults = resultsLater(() => import('./results.js'));
 
 // --- what changed -----------------------------------------------------------------------
 
@@ -480,6 +424,7 @@ export function clockLabel(v, timed) {
   if (!st || st.turn === null || st.turn === undefined || v.table.phase !== 'playing') return null;
   const mine = myMoves(v).length > 0;
   const name = nameOf(st.turn, v.names);
+  if (!mine && seatPeople(v)[st.turn]?.bot_plays) return t('bh.clock_bot', { name });
   if (!timed) return mine ? t('bh.your_turn_free') : t('bh.turn_free', { name });
   return mine ? t('bh.clock_mine') : t('bh.clock_other', { name });
 }

@@ -5,7 +5,27 @@
 import { h, put } from '/static/js/dom.js';
 import { t, has, num, personName } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
-import { chart } from '/static/js/chart.js';
+import { resultsLater } from '/static/js/later.js';
+
+// page.css (beside this module) is linked on first use: the HTML pages stay the same for every game, and a
+// Booty Hunter table never loads the expedition's styles.
+const CSS = new URL('page.css', import.meta.url).pathname;
+await (document.querySelector(`link[href="${CSS}"]`) ? Promise.resolve() : new Promise((done) => {
+  const link = h('link', { rel: 'stylesheet', href: CSS, on: { load: done, error: done } });
+  setTimeout(done, 3000);
+  document.head.append(link);
+}));
+
+/** The table's words that read differently in this game (story.js, table.js). */
+export const words = {
+  'news.where': 'exp.news_where',
+  'news.offline': 'exp.news_offline',
+  'news.timed_out': 'exp.news_timed_out',
+  'news.away': 'exp.news_away',
+  'news.left_game': 'exp.news_left',
+  'away.offline': 'exp.away_offline',
+  'away.away': 'exp.away_away',
+};
 
 export const HAZARDS = ['snakes', 'spiders', 'mummies', 'fire', 'rockfall'];
 
@@ -13,7 +33,7 @@ const isTreasure = (card) => /^\d+$/.test(card);
 
 // --- gems -----------------------------------------------------------------------------
 
-const rubies = (rules) => rules && rules.gem_display === 'rubies';
+export const rubies = (rules) => rules && rules.gem_display === 'rubies';
 
 /** Gems as words ("5 gems", "1 diamond, 2 rubies"), for people and screen readers. */
 export function gemsText(n, rules) {
@@ -71,11 +91,11 @@ export function drawCard(card, { lying = 0, rules = null, cls = '' } = {}) {
 
 // --- who is who -----------------------------------------------------------------------
 
-function nameOf(seat, names) {
+export function nameOf(seat, names) {
   return names[seat] ?? t('word.seat', { n: seat + 1 });
 }
 
-function listNames(seats, names) {
+export function listNames(seats, names) {
   const all = seats.map((seat) => nameOf(seat, names));
   if (all.length <= 1) return all.join('');
   return all.slice(0, -1).join(t('list.comma')) + t('list.and') + all[all.length - 1];
@@ -91,9 +111,16 @@ function roster(v) {
   return rows.sort((a, b) => order(a) - order(b));
 }
 
+/** How a person who is gone went: by themselves, or removed (or banned) by the host. */
+export function goneText(person) {
+  if (person.left === 'removed') return t('st.removed');
+  if (person.left === 'banned') return t('st.banned');
+  return t('st.left');
+}
+
 function statusOf(row, phase) {
   const { person, player } = row;
-  if (person.status === 'gone') return ['left', t('st.left')];
+  if (person.status === 'gone') return ['left', goneText(person)];
   if (person.status === 'away') return ['away', t('st.away')];
   if (person.status === 'waiting' || !player) return ['waiting', t('st.waiting')];
   if (player.status === 'inside') {
@@ -243,7 +270,7 @@ function botTag(kind) {
   return t('people.bot_of', { kind: has('bot.' + kind) ? t('bot.' + kind) : kind });
 }
 
-function relicIcons(values) {
+export function relicIcons(values) {
   return h('span', { class: 'relic-list' }, values.map((val) =>
     h('span', { class: 'relic-chip', title: t('exp.relic_worth', { n: val }) }, icon('relic'), h('b', { text: val }))));
 }
@@ -277,10 +304,11 @@ function reveal(v, ui) {
   const local = ui.local;
   const rules = st.rules;
   const r = st.reveal;
-  const late = r ? v.table.timed_out || [] : [];
+  const offline = r ? v.table.offline || [] : [];
+  const late = r ? [...new Set([...(v.table.timed_out || []), ...offline])] : [];
   const me = v.me && v.me.seat !== null && v.me.seat !== undefined ? v.me.seat : null;
   const mineLate = me !== null && r && late.includes(me) && r.leavers.includes(me)
-    ? h('p', { class: 'timed-out', role: 'status', text: t('exp.timed_out_me', {
+    ? h('p', { class: 'timed-out', role: 'status', text: t(offline.includes(me) ? 'exp.offline_me' : 'exp.timed_out_me', {
       gems: gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules) }) }) : null;
   if (st.collapsed_by) {
     const lost = lostBy(st, local, v.table.game_number);
@@ -295,7 +323,7 @@ function reveal(v, ui) {
         mineLate,
         victims.length ? h('ul', { class: 'lost' }, victims.map((seat) => h('li', {
           text: t('exp.lost', { name: nameOf(seat, v.names), gems: gemsText(lost[seat], rules) }) }))) : null,
-        leavers(st, v.names, late),
+        leavers(st, v.names, late, offline),
         v.table.phase === 'pause' ? h('p', { class: 'next', text: t('exp.next_soon') }) : null));
   }
   if (!r) return null;
@@ -306,7 +334,7 @@ function reveal(v, ui) {
   return h('section', { class: ['reveal', over && 'over', fresh && 'pop'], 'aria-label': t('exp.reveal') },
     over ? h('h2', { text: st.deck_ran_out ? t('exp.deck_out') : t('exp.all_out') }) : null,
     mineLate,
-    leavers(st, v.names, late),
+    leavers(st, v.names, late, offline),
     r.deeper.length ? h('p', { class: 'went-deeper' }, icon('deeper'),
       h('span', { text: r.leavers.length ? t('exp.went_deeper', { names: listNames(r.deeper, v.names) })
         : t('exp.all_deeper') })) : null);
@@ -322,7 +350,7 @@ function lostBy(st, local, game) {
   return local.lost && local.lostKey === `${game}.${st.cave}` ? local.lost : {};
 }
 
-function leavers(st, names, late = []) {
+function leavers(st, names, late = [], offline = []) {
   const r = st.reveal;
   if (!r || !r.leavers.length) return null;
   const rules = st.rules;
@@ -334,7 +362,8 @@ function leavers(st, names, late = []) {
     const took = onlyRelic ? t('exp.took_only_relic', { name: nameOf(seat, names), n: relic })
       : tookText(seat, banked, r.path_share, names, rules);
     return h('li', null, icon(onlyRelic ? 'relic' : 'camp'), h('span', { text: took }),
-      late.includes(seat) ? h('span', { class: 'late', text: t('exp.timed_out') }) : null,
+      late.includes(seat) ? h('span', { class: ['late', offline.includes(seat) && 'offline'],
+        text: offline.includes(seat) ? t('exp.offline') : t('exp.timed_out') }) : null,
       lone && !onlyRelic
         ? h('strong', { class: 'relic-note' }, icon('relic'), t('exp.took_relic', { n: relic }))
         : null);
@@ -399,44 +428,8 @@ export function renderActions(el, v, ui) {
 
 // --- the results ----------------------------------------------------------------------
 
-/** Scores, winners and the chart. data: {scores, winners, players?, names, rules}. */
-export function renderResults(el, data, ui) {
-  const rules = data.rules;
-  const scores = data.scores || [];
-  const winners = data.winners || [];
-  const players = new Map((data.players || []).map((p) => [p.seat, p]));
-  const seats = scores.map((_, seat) => seat)
-    .filter((seat) => (players.size ? players.has(seat) : seat in data.names || winners.includes(seat)));
-  seats.sort((a, b) => scores[b] - scores[a] || a - b);
-  const winText = winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], data.names) })
-    : winners.length ? t('results.winners', { names: listNames(winners, data.names) }) : '';
-  const rows = seats.map((seat) => {
-    const p = players.get(seat);
-    const relicPts = p ? p.relics.reduce((a, b) => a + b, 0) : null;
-    const win = winners.includes(seat);
-    return h('tr', { class: win ? 'win' : '' },
-      h('td', { class: 'rank' }, win ? icon('star', t('results.won')) : null),
-      h('th', { scope: 'row', text: nameOf(seat, data.names) }),
-      h('td', null, p && p.chest !== null ? gems(p.chest, rules) : '—'),
-      h('td', null, p ? relicIcons(p.relics) : '—', p && relicPts ? h('span', { class: 'sr-only', text: String(relicPts) }) : null),
-      h('td', { class: 'total', text: num(scores[seat]) }));
-  });
-  const series = seats.filter((seat) => players.get(seat)?.chest_by_cave)
-    .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave }));
-  put(el,
-    h('h2', { class: 'results-title', text: t('results.title') }),
-    winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
-    h('table', { class: 'scores' },
-      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
-        h('th', { scope: 'col', text: rubies(rules) ? t('word.rubies_col') : t('word.gems_col') }),
-        h('th', { scope: 'col', text: t('results.relics') }),
-        h('th', { scope: 'col', text: t('results.total') }))),
-      h('tbody', null, rows)),
-    series.length ? h('figure', { class: 'chart' },
-      h('figcaption', { text: t('results.chart') }),
-      chart(series, { xLabel: (i) => String(i + 1), xTitle: t('results.cave'), title: t('results.chart') }))
-      : h('p', { class: 'note', text: t('results.no_chart') }));
-}
+/** Scores, winners and the chart (results.js beside this module). */
+export const renderResults = resultsLater(() => import('./results.js'));
 
 // --- what changed ---------------------------------------------------------------------
 

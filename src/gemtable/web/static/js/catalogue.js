@@ -63,3 +63,4 @@ export async function gameModule(name) {
   if (!game || !gameFile(game.page)) return import('./nogame.js');
   return gameImport(game, game.page);
 }
+

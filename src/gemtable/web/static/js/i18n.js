@@ -10,6 +10,11 @@ let dict = {};
 let lang = 'en';
 let plural = new Intl.PluralRules('en');
 const listeners = [];
+let only = null;
+const extras = new Set();
+/** Shared text files a module asked for (``loadTexts``): loaded again with every language. */
+/** The games whose texts are loaded: null for every game (the start and rules pages); on a table's pages,
+ *  the table's game alone (``useGame``), so a phone does not carry every game's words. */
 
 export function pickLang() {
   let saved = null;
@@ -26,16 +31,21 @@ export function currentLang() {
   return lang;
 }
 
-/** The games' own texts in one language: every file their manifests name, merged. */
+/** The games' own texts in one language: every file their manifests name (of the games in use), merged. */
 async function gameTexts(code) {
-  const stems = (await games()).flatMap((game) => game.translations || []).filter(gameFile);
+  const stems = (await games()).filter((game) => only === null || only.has(game.name))
+    .flatMap((game) => game.translations || []).filter(gameFile);
   return Promise.all(stems.map((stem) => fetch(`${stem}.${code}.json`)
     .then((res) => (res.ok ? res.json() : {})).catch(() => ({}))));
 }
 
+function extraTexts(stem, code) {
+  return fetch(`/static/i18n/${stem}.${code}.json`).then((res) => (res.ok ? res.json() : {})).catch(() => ({}));
+}
+
 export async function loadLang(code) {
   const [shared, ...own] = await Promise.all([fetch(`/static/i18n/${code}.json`).then((res) => res.json()),
-    ...await gameTexts(code)]);
+    ...await gameTexts(code), ...[...extras].map((stem) => extraTexts(stem, code))]);
   dict = Object.assign({}, shared, ...own);
   lang = code;
   plural = new Intl.PluralRules(code);
@@ -44,9 +54,31 @@ export async function loadLang(code) {
   for (const fn of listeners) fn(code);
 }
 
-/** Start: load the browser's (or the remembered) language. */
-export function initLang() {
+/** Start: load the browser's (or the remembered) language, with every game's texts, or (``forGames``, a list
+ *  of names: a table's pages, which add their game with ``useGame``) only those games'. */
+export function initLang(forGames = null) {
+  only = forGames === null ? null : new Set(forGames);
   return loadLang(pickLang());
+}
+
+/** The texts of /static/i18n/STEM.LANG.json too, from now on (a module loaded on demand brings its words:
+ *  story.js the notices'). */
+export async function loadTexts(stem) {
+  if (extras.has(stem)) return;
+  extras.add(stem);
+  Object.assign(dict, await extraTexts(stem, lang));
+}
+
+/** The texts of game ``name`` too, from now on (and in every language switched to). */
+export async function useGame(name) {
+  if (only === null || only.has(name)) return;
+  only.add(name);
+  const game = (await games()).find((g) => g.name === name);
+  const stems = (game ? game.translations || [] : []).filter(gameFile);
+  const own = await Promise.all(stems.map((stem) => fetch(`${stem}.${lang}.json`)
+    .then((res) => (res.ok ? res.json() : {})).catch(() => ({}))));
+  Object.assign(dict, ...own);
+  applyStatic();
 }
 
 export function onLang(fn) {

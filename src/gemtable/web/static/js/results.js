@@ -6,7 +6,7 @@
 // once, as a spectator).
 
 import { h, $, put } from './dom.js';
-import { t, initLang, langSwitch, onLang } from './i18n.js';
+import { t, initLang, langSwitch, onLang, useGame } from './i18n.js';
 import { gameModule } from './catalogue.js';
 
 const parts = location.pathname.split('/');
@@ -16,6 +16,7 @@ let record = null;
 let players = null;
 let state = null;
 let game = null;
+let story = null;
 
 function live() {
   return new Promise((resolve) => {
@@ -42,12 +43,14 @@ function render() {
   if (!record) return;
   const names = record.names || {};
   game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players, state,
-    number }, { mode: 'page', local: {} });
+    number, left: record.left || {}, standIns: record.stand_ins || {}, ended: record.ended || null },
+  { mode: 'page', local: {} });
+  if (story) story.renderStory($('#results-story'), record.history, game);
   $('#game-no').textContent = t('results.game_no', { n: number });
 }
 
 async function main() {
-  await initLang();
+  await initLang([]);  // the record's game's texts come with it
   $('#lang-slot').replaceWith(langSwitch());
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   $('#again').href = `/t/${code}`;
@@ -58,7 +61,8 @@ async function main() {
     return;
   }
   record = await res.json();
-  game = await gameModule(record.game);
+  [game] = await Promise.all([gameModule(record.game), useGame(record.game)]);
+  if ((record.history || []).length) story = await import('./story.js');  // what happened, in words
   state = record.final || null;
   players = state?.players || null;
   render();

@@ -4,6 +4,7 @@ import { h, $, put, show } from './dom.js';
 import { t, has, initLang, langSwitch, onLang } from './i18n.js';
 import { serverInfo } from './qr.js';
 import { games as catalogue } from './catalogue.js';
+import { optionInput, optionValue, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
 
 // Everything about a game comes from its manifest (/api/games): its presets, the options a host may change
 // (each with its type, range, default and label), the seconds a decision or a turn may take, and whether
@@ -21,7 +22,7 @@ function fillSeconds(game) {
   el.textContent = t(el.dataset.i18n);
   if (secondsFor === game.name && $('#seconds').options.length) return;
   secondsFor = game.name;
-  put($('#seconds'), game.seconds.choices.map((n) => h('option', { value: n, text: n })));
+  put($('#seconds'), secondsOptions(game));
   $('#seconds').value = String(game.seconds.default);
 }
 
@@ -32,43 +33,12 @@ function syncClock() {
   $('#seconds').disabled = Boolean(game && game.dynamics === 'turns' && !on);
 }
 
-/** One input per option the start page offers, named opt-KEY. */
-function optionInput(option) {
-  const id = `opt-${option.key}`;
-  if (option.type === 'bool') {
-    return h('label', { class: 'check' }, h('input', { id, type: 'checkbox', checked: option.default }), ' ',
-      h('span', { text: label(option.label, option.key) }));
-  }
-  const values = option.type === 'int'
-    ? Array.from({ length: option.max - option.min + 1 }, (_, i) => option.min + i) : option.choices;
-  const select = h('select', { id }, values.map((v) => h('option', { value: String(v),
-    text: option.type === 'int' ? String(v) : label(`${option.label}.${v}`, String(v)) })));
-  select.value = String(option.default);
-  return [h('label', { for: id, text: label(option.label, option.key) }), select,
-    option.hint ? h('p', { class: 'hint', text: label(option.hint, '') }) : null];
-}
-
-function optionValue(option) {
-  const el = $(`#opt-${option.key}`);
-  if (option.type === 'bool') return el.checked;
-  if (option.type === 'int') return Number(el.value);
-  return option.choices.find((v) => String(v) === el.value) ?? option.default;
-}
-
 function fillOptions(game) {
   const keep = Object.fromEntries(game.options.filter((o) => o.offered && $(`#opt-${o.key}`))
     .map((o) => [o.key, optionValue(o)]));
-  put($('#options'), game.options.filter((o) => o.offered).map(optionInput));
+  put($('#options'), game.options.filter((o) => o.offered).map((o) => optionInput(o)));
   for (const [key, value] of Object.entries(keep)) setOption(game, key, value);
   show($('#clock-options'), game.dynamics === 'turns');
-}
-
-function setOption(game, key, value) {
-  const option = game.options.find((o) => o.key === key && o.offered);
-  const el = option && $(`#opt-${key}`);
-  if (!el) return;
-  if (option.type === 'bool') el.checked = Boolean(value);
-  else el.value = String(value);
 }
 
 function fillPresets() {
@@ -76,7 +46,7 @@ function fillPresets() {
   if (!game) return;
   const keep = $('#preset').value;
   const names = game.presets.map((p) => p.name);
-  put($('#preset'), game.presets.map((p) => h('option', { value: p.name, text: label(p.label, p.name) })));
+  put($('#preset'), presetOptions(game));
   if (names.includes(keep)) $('#preset').value = keep;
   const fresh = optionsFor !== game.name;
   optionsFor = game.name;
@@ -112,7 +82,7 @@ async function create(event) {
   event.preventDefault();
   const game = chosen();
   if (!game) return;
-  const options = Object.fromEntries(game.options.filter((o) => o.offered).map((o) => [o.key, optionValue(o)]));
+  const options = optionValues(game);
   const body = { game: game.name, preset: $('#preset').value, seconds: Number($('#seconds').value), options };
   if (game.dynamics === 'turns') body.turn_clock = $('#opt-clock').checked;
   $('#create').disabled = true;

@@ -1,5 +1,7 @@
 // The generic table page, shared by the phone and the TV: the connection and seat
-// token, the name prompt, the lobby and the host's controls, the countdown, the
+// token, the name prompt, the lobby and the host's controls (host.js), the clock,
+// the start's countdown, a pause, what happened to people (story.js: a notice as it
+// happens, and to a phone that comes back what happened while it was gone), the
 // invite sheet, the wake lock and the results shell.
 //
 // Everything game-specific lives in a game module in the game's own folder (its manifest's page, served
@@ -7,14 +9,27 @@
 // without a module gets static/js/nogame.js, so a new game's board can be added as one file.
 
 import { h, $, put, show, tableCode } from './dom.js';
-import { t, has, initLang, langSwitch, onLang, personName } from './i18n.js';
+import { t, has, initLang, langSwitch, onLang, personName, useGame } from './i18n.js';
 import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
-import { gameModule } from './catalogue.js';
+import { gameModule, games } from './catalogue.js';
 import { icon } from './icons.js';
 import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
+import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './host.js';
 
 const tokenKey = (code) => `gemtable.token.${code}`;
+const seenKey = (code) => `gemtable.seen.${code}`;
+const RECENT_SHOWN = 4;
+const BANNER_KINDS = new Set(['countdown', 'paused', 'resumed']);
+/** Notices a banner tells while they last (a countdown, a pause): neither toasted nor listed in "Lately". */
+const told = (n) => !BANNER_KINDS.has(n.kind);
+
+/** story.js (the notices in words, and their texts), loaded the first time something is to be told. */
+let story = null;
+async function needStory() {
+  story ??= await import('./story.js');
+  return story;
+}
 
 function stored(key) {
   try { return localStorage.getItem(key); } catch { return null; }
@@ -34,8 +49,9 @@ export async function runTable(mode) {
     token: mode === 'tv' ? null : stored(tokenKey(code)),
     table: null, prev: null, game: null, gameName: null, catalogue: null,
     deadlineAt: null, total: 1, replaced: false, joining: false, local: {}, net: 'connecting',
+    newsSeen: null, away: [], removed: null, banned: null, records: {},
   };
-  await initLang();
+  await initLang([]);  // the table's game's texts come with its module (loadGame)
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => render(app));
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
@@ -46,7 +62,7 @@ export async function runTable(mode) {
     const tv = $('#invite-tv');
     if (tv) tv.href = tvUrl(code);
   }).catch(() => {});
-  fetch('/api/games').then((r) => r.json()).then((c) => { app.catalogue = c; render(app); }).catch(() => {});
+  games().then((list) => { app.catalogue = { games: list }; render(app); });  // (catalogue.js: once per page)
 
   let chain = Promise.resolve();
   app.sequence = new Sequence();
@@ -84,9 +100,19 @@ async function handle(app, msg) {
     app.table = table;
     holdResults(app);
     if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
-    effects(app);
+    await tellNews(app, effects(app));
     render(app);
     sendKept(app);
+  } else if (msg.type === 'removed') {
+    if (msg.ban) {  // the token is kept: the server refuses it (banned) until the host lifts the ban
+      app.banned = { by: msg.by };
+      app.conn.stop();
+    } else {
+      forget(app);
+      app.removed = { by: msg.by };
+      toast(msg.by ? t('removed.you_by', { by: msg.by }) : t('removed.you'));
+    }
+    render(app);
   } else if (msg.type === 'error') {
     app.joining = false;
     if (msg.code === 'stale' && app.keptSent !== undefined) {
@@ -95,10 +121,16 @@ async function handle(app, msg) {
       render(app);
       return;
     }
-    if (msg.code === 'unknown-token') {  // refused, and told nothing: say hello again, to look on
-      app.token = null;
-      store(tokenKey(app.code), null);
+    if (msg.code === 'unknown-token' || msg.code === 'removed') {  // refused: say hello again, to look on
+      forget(app);
+      if (msg.code === 'removed') app.removed = { by: '' };
       app.conn.send({ type: 'hello', code: app.code, tv: app.mode === 'tv' });
+    }
+    if (msg.code === 'banned') {  // the host banned this phone (or its address): the server closes it
+      app.banned = { by: '' };
+      app.conn.stop();
+      render(app);
+      return;
     }
     toast(has('err.' + msg.code) ? t('err.' + msg.code) : msg.message);
     render(app);
@@ -109,12 +141,18 @@ async function handle(app, msg) {
   }
 }
 
+/** This phone's seat is no more: forget its token. */
+function forget(app) {
+  app.token = null;
+  store(tokenKey(app.code), null);
+}
+
 async function loadGame(app, name) {
   if (app.gameName === name) return;
   app.gameName = name;
   app.local = {};
   app.ui.local = app.local;
-  app.game = await gameModule(name);
+  [app.game] = await Promise.all([gameModule(name), useGame(name)]);
 }
 
 /** A game that asks for it (holdResults) shows its final state for the usual pause before the
@@ -193,17 +231,43 @@ function sendKept(app) {
   }
 }
 
-/** What changed since the last state: announce it, buzz the phone. */
-function effects(app) {
-  if (!app.prev || !app.game) return;
-  const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
+/** The notices this page has not shown yet: each is said (a toast, the live region) on every screen; a phone
+ *  that comes back (its last seen notice is older than what its person was told about) gets a banner of
+ *  what happened to it while it was gone. */
+async function tellNews(app, say = []) {
+  const table = app.table;
+  const news = table.news || [];
+  const mine = (table.me && table.me.news) || [];
+  const newest = Math.max(0, ...news.map((n) => n.id), ...mine.map((n) => n.id));
+  const kept = Number(stored(seenKey(app.code)));
+  if (news.some(told) || mine.some((n) => n.id > kept)) await needStory();
+  if (app.newsSeen === null) {  // this page's first state: only a returning phone's own story is told
+    app.newsSeen = newest;
+    if (table.me && kept && app.mode === 'phone' && story) {
+      app.away = story.whileAway(mine, table.me, kept, app.game);
+    }
+  } else {
+    const fresh = news.filter((n) => n.id > app.newsSeen && told(n));
+    const said = story ? fresh.map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
+    if (said.length && app.mode !== 'tv') toast(said.join(' '));  // the TV lists them in its side column ("Lately")
+    say.push(...said);
+    app.newsSeen = Math.max(app.newsSeen, newest);
+  }
   if (say.length) announce(say.join(' '));
+  if (table.me && app.mode === 'phone') store(seenKey(app.code), String(app.newsSeen));
+}
+
+/** What changed since the last state: what to announce (tellNews says it, with the notices), and buzz the phone. */
+function effects(app) {
+  if (!app.prev || !app.game) return [];
+  const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
   if (buzz && app.mode === 'phone' && navigator.vibrate) {
     try { navigator.vibrate(buzz); } catch { /* not allowed yet */ }
   }
   const was = app.prev.phase;
   const now = app.table.phase;
-  if (was !== now && now === 'lobby') announce(t('lobby.title', { code: app.code }));
+  if (was !== now && now === 'lobby') say.push(t('lobby.title', { code: app.code }));
+  return say;
 }
 
 export function announce(text) {
@@ -241,7 +305,10 @@ function view(app) {
 function render(app) {
   const table = app.table;
   renderNet(app);
-  if (!table) return;
+  if (!table) {
+    if (app.banned) renderBanner(app);  // refused before any state: say why
+    return;
+  }
   const { me } = table;
   const phase = holding(app) ? 'pause' : table.phase;
   document.body.dataset.phase = phase;
@@ -266,6 +333,12 @@ function render(app) {
   if (lobby) renderLobby(app);
   show($('#game'), inGame);
   if (inGame) app.game.renderGame($('#game'), v, app.ui);
+  const strip = $('#host-strip');
+  if (strip) {
+    const tools = hostStrip(app);
+    show(strip, Boolean(tools));
+    put(strip, tools);
+  }
   const actions = $('#actions');
   if (actions) {
     app.game.renderActions(actions, v, app.ui);
@@ -273,11 +346,13 @@ function render(app) {
   }
   show($('#results'), phase === 'results');
   if (phase === 'results') renderResults(app, v);
+  renderRecent(app, $('#tv-news'));  // the TV's side column: what happened lately, during a game too
   const corner = $('#corner-qr');
   if (corner) {
     show(corner, !lobby);
     if (!lobby) fillQr(app, '#corner-qr-img');
   }
+  renderSheet(app);
   wakeLock(app);
   tickClock(app);
 }
@@ -285,14 +360,70 @@ function render(app) {
 function renderNet(app) {
   const el = $('#net');
   if (!el) return;
-  const text = { connecting: t('conn.connecting'), reconnecting: t('conn.reconnecting') }[app.net] || '';
+  const text = app.banned ? '' : { connecting: t('conn.connecting'), reconnecting: t('conn.reconnecting') }[app.net] || '';
   el.textContent = text;
   el.hidden = !text;
   document.body.classList.toggle('offline', app.net === 'reconnecting');
+  // The bar sits just under the top bar and the clock just under it: the clock is never covered.
+  document.body.style.setProperty('--net-h', text ? `${Math.ceil(el.getBoundingClientRect().height)}px` : '0px');
 }
 
 function renderBanner(app) {
   const el = $('#banner');
+  const table = app.table || { me: null };
+  const me = table.me;
+  const blocks = [];
+  if (app.banned) {
+    blocks.push([h('p', { class: 'big', text: app.banned.by ? t('banned.you_by', { by: app.banned.by }) : t('banned.you') }),
+      h('p', { text: t('banned.hint') })]);
+  } else if (app.removed && !me) {
+    blocks.push([h('p', { class: 'big', text: app.removed.by ? t('removed.you_by', { by: app.removed.by }) : t('removed.you') }),
+      h('p', { text: t('removed.hint') })]);
+  }
+  if (table.paused) blocks.push(pausedBlock(app));
+  if (table.countdown) blocks.push(countdownBlock(app));
+  if (app.away.length && me) {
+    blocks.push([h('h2', { class: 'away-title', text: t('away.title') }),
+      h('ul', { class: 'away-list' }, app.away.map((line) => h('li', { text: line }))),
+      h('button', { class: 'btn small', type: 'button', text: t('away.ok'), on: { click: () => {
+        app.away = [];
+        render(app);
+      } } })]);
+  }
+  const own = app.table ? ownBanner(app) : null;
+  if (own) blocks.push(own);
+  show(el, blocks.length > 0);
+  if (blocks.length) put(el, blocks.map((block) => h('div', { class: 'banner-block' }, block)));
+  el.classList.toggle('paused', Boolean(table.paused));
+  el.classList.toggle('counting', Boolean(table.countdown));
+}
+
+function pausedBlock(app) {
+  const table = app.table;
+  const host = Boolean(table.me && table.me.host);
+  return [h('p', { class: 'huge', role: 'status', text: t('pause.by', { name: table.paused.name }) }),
+    h('p', { text: host ? t('pause.hint_host') : table.me ? t('pause.hint') : t('pause.hint_watch') }),
+    host ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume', text: t('host.resume'),
+      on: { click: () => app.ui.send({ type: 'resume' }) } }) : null];
+}
+
+function countdownBlock(app) {
+  const table = app.table;
+  const host = Boolean(table.me && table.me.host);
+  // The phone's clock (sticky at the top) counts down; the TV's lobby has none, so its banner does.
+  const big = app.mode === 'tv' ? h('p', { class: 'huge', role: 'status' },
+    h('span', { class: 'count-label', text: word(app, 'count.starts') }), ' ',
+    h('span', { class: 'count-num', id: 'count-num', text: t('clock.secs', { n: countdownSecs(app) }) })) : null;
+  return [big, h('p', { class: app.mode === 'tv' ? '' : 'big', text: t('count.by', { name: table.countdown.name }) }),
+    host ? h('button', { class: 'btn wide', type: 'button', id: 'cancel-start', text: t('host.cancel_start'),
+      on: { click: () => app.ui.send({ type: 'cancel_start' }) } }) : null];
+}
+
+function countdownSecs(app) {
+  return app.countdownAt ? Math.max(0, Math.ceil((app.countdownAt - performance.now()) / 1000)) : 0;
+}
+
+function ownBanner(app) {
   const me = app.table.me;
   let content = null;
   if (app.replaced) {
@@ -309,8 +440,7 @@ function renderBanner(app) {
   } else if (me && me.status === 'away') {
     content = [h('p', { class: 'big', text: word(app, 'me.away') })];
   }
-  show(el, content !== null);
-  if (content) put(el, content);
+  return content;
 }
 
 function personRow(app, p) {
@@ -324,24 +454,12 @@ function personRow(app, p) {
   else if (!p.connected) tags.push(t('st.offline'));
   if (p.bot_plays) tags.push(t('st.bot_plays'));
   if (p.status === 'waiting') tags.push(t('st.waiting'));
-  const remove = removeButton(app, p);
+  const remove = manageButton(app, p);
   return h('li', { class: ['person', p.bot && 'is-bot', me && p.id === me.id && 'is-me'] },
     icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
     h('span', { class: 'name', text: personName(p) }),
     tags.length ? h('span', { class: 'tags', text: tags.join(' · ') }) : null,
     remove);
-}
-
-/** The host's button on a row: take a bot out of its chair, or remove someone whose phone is gone. */
-function removeButton(app, p) {
-  const me = app.table.me;
-  if (!me || !me.host || p.id === me.id || p.status === 'gone') return null;
-  let message = null;
-  if (p.bot && p.chair !== null) message = { type: 'remove_bot', chair: p.chair };
-  else if (!p.bot && !p.connected) message = { type: 'remove', person: p.id };
-  if (!message) return null;
-  return h('button', { class: 'btn small ghost', type: 'button', text: t('lobby.remove'),
-    'aria-label': t('lobby.remove_who', { name: personName(p) }), on: { click: () => app.ui.send(message) } });
 }
 
 function botName(kind) {
@@ -376,6 +494,7 @@ function renderLobby(app) {
   put($('#queue'), queue.map((p, i) => h('li', { class: 'person' },
     h('span', { class: 'pos', text: `${i + 1}.` }), h('span', { class: 'name', text: personName(p) }))));
 
+  renderRecent(app, $('#lobby-news'));
   const host = table.people.find((p) => p.id === table.host);
   const isHost = Boolean(me && me.host);
   const tools = $('#host-tools');
@@ -392,19 +511,37 @@ function renderLobby(app) {
     }
     $('#add-bot').disabled = empty <= 0 || bots.length === 0;
     const start = $('#start');
-    const need = table.settings.rules?.min_players ?? info?.players?.[0] ?? 2;
+    const need = needed(app);
     const ready = seated.filter((p) => p.status !== 'away').length;
-    show(start, table.phase === 'lobby');
+    show(start, table.phase === 'lobby' && !table.countdown);
     start.disabled = ready < need;
     put($('#start-hint'), ready < need ? t('lobby.need', { n: need }) : '');
+    put($('#host-more'), hostButtons(app), bansList(app));
   }
   const wait = $('#lobby-wait');
   if (wait) {
-    const text = table.phase === 'lobby' && !isHost && host ? t('lobby.wait_host', { name: personName(host) }) : '';
+    const text = table.phase === 'lobby' && !isHost && host && !table.countdown
+      ? t('lobby.wait_host', { name: personName(host) }) : '';
     put(wait, text);
     show(wait, Boolean(text));
   }
   fillQr(app, '#lobby-qr');
+}
+
+/** The lobby's "Lately": the newest notices, so that what happened stays on every screen after its toast. */
+function renderRecent(app, el) {
+  if (!el) return;
+  const lines = story ? (app.table.news || []).filter(told).slice(-RECENT_SHOWN).reverse()
+    .map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
+  show(el, lines.length > 0);
+  put(el, lines.length ? [h('h3', { text: t('lobby.recent') }),
+    h('ul', { class: 'story' }, lines.map((line) => h('li', { text: line })))] : []);
+}
+
+/** How many players a game needs to start: the preset's rules, or the game's manifest. */
+function needed(app) {
+  const info = gameInfo(app);
+  return app.table.settings.rules?.min_players ?? info?.players?.[0] ?? 2;
 }
 
 function fillQr(app, sel) {
@@ -414,26 +551,56 @@ function fillQr(app, sel) {
 
 function renderResults(app, v) {
   const table = app.table;
+  const record = loadRecord(app, table.game_number);
   app.game.renderResults($('#results-body'), {
     state: table.state, names: v.names, rules: table.state?.rules, scores: table.state?.scores,
     winners: table.state?.winners, players: table.state?.players, number: table.game_number,
+    left: record?.left || {}, standIns: record?.stand_ins || {}, ended: table.ended || record?.ended || null,
   }, app.ui);
+  if (story) story.renderStory($('#results-story'), record?.history, app.game);
   const isHost = Boolean(table.me && table.me.host);
+  const seated = table.people.filter((p) => p.chair !== null && p.status !== 'away').length;
+  const enough = seated >= needed(app);
   const again = $('#again');
-  if (again) show(again, isHost);
+  if (again) {
+    show(again, isHost && enough && !table.countdown);
+    const hint = $('#again-hint');
+    if (hint) {
+      show(hint, isHost && !enough);
+      put(hint, t('lobby.need', { n: needed(app) }));
+    }
+  }
+  const more = $('#results-host');
+  if (more) put(more, hostButtons(app), bansList(app));
   const host = table.people.find((p) => p.id === table.host);
   const wait = $('#again-wait');
   if (wait) {
-    show(wait, !isHost && Boolean(host));
+    show(wait, !isHost && Boolean(host) && !table.countdown);
     put(wait, host ? t('results.wait_host', { name: personName(host) }) : '');
   }
   const link = $('#results-link');
   if (link) link.href = `/t/${app.code}/results/${table.game_number}`;
 }
 
+/** A finished game's record (who left, which seats a bot played, its story), fetched once per game. */
+function loadRecord(app, number) {
+  if (!number) return null;
+  const kept = app.records[number];
+  if (kept !== undefined) return kept === 'loading' ? null : kept;
+  app.records[number] = 'loading';
+  fetch(`/api/tables/${app.code}/games/${number}`).then((r) => (r.ok ? r.json() : null)).catch(() => null)
+    .then(async (record) => {
+      app.records[number] = record;
+      if (record && (record.history || []).length) await needStory();
+      if (record) render(app);
+    });
+  return null;
+}
+
 // --- the clock ------------------------------------------------------------------------
 
 function timeClock(app, table) {
+  app.countdownAt = table.countdown ? performance.now() + table.countdown.remaining_ms : null;
   if (table.remaining_ms === null || table.remaining_ms === undefined) {
     app.deadlineAt = null;
     return;
@@ -447,9 +614,30 @@ function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
   const hold = holding(app);
-  const on = table && (table.phase === 'playing' || table.phase === 'pause' || hold);
+  const on = table && (table.phase === 'playing' || table.phase === 'pause' || hold || table.countdown);
   show(el, Boolean(on));
+  const count = $('#count-num');
+  if (count && table && table.countdown) count.textContent = t('clock.secs', { n: countdownSecs(app) });
   if (!on) return;
+  el.classList.toggle('paused', Boolean(table.paused));
+  if (table.countdown && !hold) {
+    const total = Math.max(1, (table.settings.countdown || 5) * 1000);
+    const left = Math.max(0, app.countdownAt - performance.now());
+    $('#clock-label').textContent = word(app, 'count.starts');
+    $('#clock-num').textContent = t('clock.secs', { n: Math.ceil(left / 1000) });
+    $('#clock-bar').style.transform = `scaleX(${(left / total).toFixed(3)})`;
+    el.classList.remove('urgent');
+    return;
+  }
+  if (table.paused) {  // the clock stops where it was, and says who stopped it
+    const left = table.paused.remaining_ms;
+    const full = Math.max(1, left ?? 0, (table.phase === 'pause' ? table.settings.pause : table.settings.seconds) * 1000);
+    $('#clock-label').textContent = t('pause.by', { name: table.paused.name });
+    $('#clock-num').textContent = left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) });
+    $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / full).toFixed(3)})`;
+    el.classList.remove('urgent');
+    return;
+  }
   if (hold) {
     const left = Math.max(0, app.holdUntil - performance.now());
     $('#clock-label').textContent = t('clock.results');

@@ -1,0 +1,61 @@
+// The expedition's results: the scores (gems, relics, each seat's mark and how a player who left went), an
+// early end, the winners and the chart of each chest cave by cave (each seat its own style). Loaded by
+// page.js when a game's results first show.
+
+import { h, put } from '/static/js/dom.js';
+import { t, num } from '/static/js/i18n.js';
+import { icon } from '/static/js/icons.js';
+import { chart } from '/static/js/chart.js';
+import { seatMark } from '/static/js/seat-style.js';
+import { gems, listNames, nameOf, relicIcons, rubies } from './page.js';
+
+/** Scores, winners and the chart. data: {scores, winners, players?, names, rules}. */
+export function renderResults(el, data, ui) {
+  const rules = data.rules;
+  const scores = data.scores || [];
+  const winners = data.winners || [];
+  const players = new Map((data.players || []).map((p) => [p.seat, p]));
+  const seats = scores.map((_, seat) => seat)
+    .filter((seat) => (players.size ? players.has(seat) : seat in data.names || winners.includes(seat)));
+  seats.sort((a, b) => scores[b] - scores[a] || a - b);
+  const winText = winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], data.names) })
+    : winners.length ? t('results.winners', { names: listNames(winners, data.names) }) : '';
+  const left = data.left || {};
+  const rows = seats.map((seat) => {
+    const p = players.get(seat);
+    const relicPts = p ? p.relics.reduce((a, b) => a + b, 0) : null;
+    const win = winners.includes(seat);
+    const gone = left[seat];
+    return h('tr', { class: win ? 'win' : '' },
+      h('td', { class: 'rank' }, win ? icon('star', t('results.won')) : null),
+      h('th', { scope: 'row' }, h('span', { class: 'who-seat' }, seatMark(seat),
+        h('span', { text: nameOf(seat, data.names) })),
+      gone ? h('span', { class: 'tag-line', text: leftText(gone) }) : null),
+      h('td', null, p && p.chest !== null ? gems(p.chest, rules) : '—'),
+      h('td', null, p ? relicIcons(p.relics) : '—', p && relicPts ? h('span', { class: 'sr-only', text: String(relicPts) }) : null),
+      h('td', { class: 'total', text: num(scores[seat]) }));
+  });
+  const series = seats.filter((seat) => players.get(seat)?.chest_by_cave)
+    .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave, seat }));
+  put(el,
+    h('h2', { class: 'results-title', text: t('results.title') }),
+    data.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: data.ended.by || t('news.someone') }) }) : null,
+    winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
+    h('table', { class: 'scores' },
+      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
+        h('th', { scope: 'col', text: rubies(rules) ? t('word.rubies_col') : t('word.gems_col') }),
+        h('th', { scope: 'col', text: t('results.relics') }),
+        h('th', { scope: 'col', text: t('results.total') }))),
+      h('tbody', null, rows)),
+    series.length ? h('figure', { class: 'chart' },
+      h('figcaption', { text: t('results.chart') }),
+      chart(series, { xLabel: (i) => String(i + 1), xTitle: t('results.cave'), title: t('results.chart') }))
+      : h('p', { class: 'note', text: t('results.no_chart') }));
+}
+
+/** "left in cave 3", "removed by the host in cave 2": how a seat's player went, for the results. */
+function leftText(gone) {
+  const key = gone.reason === 'removed' ? 'exp.res_removed' : gone.reason === 'banned' ? 'exp.res_banned' : 'exp.res_left';
+  return t(key, { round: gone.round ?? '?' });
+}
+

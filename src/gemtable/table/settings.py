@@ -1,0 +1,143 @@
+"""A table's settings — what the host chose — and the one place they are checked.
+
+A new table's settings (``POST /api/tables``) and the host's changes between games (the ``settings``
+command, in the lobby and at the results) go through the same checks here, so the two can never disagree
+on what a table may be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gemtable.games import GameError, default_game, find_manifest
+from gemtable.games.api import JSON
+from gemtable.table.errors import TableError
+
+ABSENT_GRACE = 60.0
+"""Seconds a phone may be gone before its person is *absent*: in the lobby and at the results an
+absent player's chair goes to the first connected watcher, and an absent host hands the role to
+someone connected (at any time).  Counted from the disconnection, or from a restart."""
+COUNTDOWN = 5.0
+"""Seconds between the host's ``start`` (or "Play again") and the game's first round: every screen counts
+them down, and the host may cancel.  A new game never starts by surprise."""
+SECONDS = (1.0, 120.0)
+"""The seconds a decision (or a turn) may be given."""
+PAUSE = (0.5, 60.0)
+"""The seconds between rounds."""
+COUNTDOWNS = (0.0, 30.0)
+"""The seconds of a start's countdown (0: none, for tests and demonstrations)."""
+ABSENT = (1.0, 3600.0)
+
+
+@dataclass
+class Settings:
+    """What the host chose when creating the table (and changed since, between games)."""
+
+    game: str
+    preset: str
+    options: dict[str, Any]
+    rules: JSON
+    seconds: float = 10.0
+    """Seconds per decision (per turn, for a turn-based game with the turn clock on)."""
+    pause: float = 6.0
+    """Seconds between rounds."""
+    turn_clock: bool = True
+    """Turn-based games: whether a silent player's turn is played for them at the deadline."""
+    script: JSON | None = None
+    """A scripted deck or bag (tests and demos); None for a shuffled one."""
+    absent_grace: float = ABSENT_GRACE
+    """Seconds before a gone phone's person is absent (see :data:`ABSENT_GRACE`)."""
+    countdown: float = 0.0
+    """Seconds of a start's countdown: :data:`COUNTDOWN` for a table the server creates (``new_settings``); none
+    for settings made without one (a log from before the countdown existed is rebuilt as it was played)."""
+
+    def to_json(self) -> JSON:
+        return {
+            "game": self.game,
+            "preset": self.preset,
+            "options": self.options,
+            "rules": self.rules,
+            "seconds": self.seconds,
+            "pause": self.pause,
+            "turn_clock": self.turn_clock,
+            "script": self.script,
+            "absent_grace": self.absent_grace,
+            "countdown": self.countdown,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Settings:
+        """Settings as an event holds them (a log from before a field existed gets its default)."""
+        return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
+
+
+def new_settings(data: object, allow_scripts: bool = False) -> Settings:
+    """A new table's settings from a host's choices (``game``, ``preset``, ``options``, ``seconds``, ``pause``,
+    ``turn_clock``, ``absent_grace``, ``countdown``, ``script``); :class:`TableError` ``bad-request`` when they
+    are not a table's."""
+    if not isinstance(data, dict):
+        raise TableError("bad-request", "send the table's settings as a JSON object")
+    try:
+        manifest = find_manifest(str(data.get("game") or default_game()))
+        game = manifest.game
+        script = data.get("script")
+        if script is not None and not allow_scripts:
+            raise TableError("bad-request", "scripted decks are switched off on this server")
+        base = Settings(game.name, manifest.preset(None).name, {}, None, script=script)
+        settings = _revised(base, data, "bad-request")
+        settings.absent_grace = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", *ABSENT, "bad-request")
+        settings.countdown = _number(data.get("countdown", COUNTDOWN), "countdown", *COUNTDOWNS, "bad-request")
+        if script is not None:
+            game.new(settings.rules, game.seats_per_game, 0, script)  # validates the script
+        return settings
+    except GameError as exc:
+        raise TableError("bad-request", str(exc)) from None
+
+
+def revised(settings: Settings, changes: object) -> Settings:
+    """The settings after the host's changes between games (``preset``, ``options``, ``seconds``,
+    ``pause``, ``turn_clock``; the game and a scripted deck stay); :class:`TableError` ``bad-settings``."""
+    if not isinstance(changes, dict):
+        raise TableError("bad-settings", "send the settings as an object")
+    unknown = set(changes) - {"preset", "options", "seconds", "pause", "turn_clock"}
+    if unknown:
+        raise TableError("bad-settings", f"these settings cannot be changed: {', '.join(sorted(unknown))}")
+    try:
+        return _revised(settings, changes, "bad-settings")
+    except GameError as exc:
+        raise TableError("bad-settings", str(exc)) from None
+
+
+def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
+    manifest = find_manifest(base.game)
+    options = data.get("options", base.options)
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise TableError(code, "options must be an object")
+    preset = data.get("preset", base.preset)
+    preset = manifest.preset(str(preset) if preset else None).name
+    rules = manifest.rules_json(preset, options)
+    seconds = _number(data.get("seconds", base.seconds), "seconds", *SECONDS, code)
+    pause = _number(data.get("pause", base.pause), "pause", *PAUSE, code)
+    turn_clock = data.get("turn_clock", base.turn_clock)
+    if not isinstance(turn_clock, bool):
+        turn_clock = bool(turn_clock) if code == "bad-request" else _no_bool(code)
+    return replace(
+        base, preset=preset, options=dict(options), rules=rules, seconds=seconds, pause=pause, turn_clock=turn_clock
+    )
+
+
+def _no_bool(code: str) -> bool:
+    raise TableError(code, "turn_clock must be true or false")
+
+
+def _number(value: Any, name: str, low: float, high: float, code: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise TableError(code, f"{name} must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+__all__ = ["ABSENT_GRACE", "COUNTDOWN", "Settings", "TableError", "new_settings", "revised"]

@@ -1,0 +1,172 @@
+// The host's sheet (a <dialog>), loaded by host.js the first time the host opens it: the host's tools (pause
+// or resume, end the game now, cancel a start's countdown, everyone with Manage, the bans), one person's
+// actions (make host, remove, remove and ban), or the settings form between games. Every button is at least
+// 48 px, every text in the three languages. The page leaves out only what it knows the server would refuse (a
+// stand-in host is not offered to remove the role's owner).
+
+import { h, $, put } from './dom.js';
+import { t, personName } from './i18n.js';
+import { icon } from './icons.js';
+import { bansList, manageButton } from './host.js';
+import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
+
+const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
+const isHost = (table) => Boolean(table.me && table.me.host);
+
+function sheet() {
+  let el = $('#host-sheet');
+  if (!el) {
+    el = h('dialog', { id: 'host-sheet', class: 'sheet host-sheet', 'aria-labelledby': 'host-sheet-title' });
+    document.body.append(el);
+    el.addEventListener('close', () => { el.dataset.view = ''; });
+  }
+  return el;
+}
+
+function button(text, cls, onClick, extra = {}) {
+  return h('button', { type: 'button', class: `btn ${cls}`, on: { click: onClick }, ...extra }, text);
+}
+
+function close() {
+  const el = $('#host-sheet');
+  if (el && el.open) el.close();
+}
+
+export function open(app, view, arg = null) {
+  const el = sheet();
+  el.dataset.view = view;
+  el.dataset.drawn = '';
+  app.hostSheet = { view, arg };
+  if (!el.open) el.showModal();
+  renderSheet(app);
+}
+
+/** Keep an open sheet in step with the table (a person who left, a game that ended). */
+export function renderSheet(app) {
+  const el = $('#host-sheet');
+  if (!el || !el.open || !app.hostSheet || !app.table) return;
+  const table = app.table;
+  if (!isHost(table)) {
+    close();
+    return;
+  }
+  const { view, arg } = app.hostSheet;
+  if (view === 'person') {
+    const p = table.people.find((q) => q.id === arg);
+    if (!p || p.status === 'gone') {
+      close();
+      return;
+    }
+    put(el, personView(app, p));
+  } else if (view === 'settings') {
+    if (inGame(table)) {
+      close();
+      return;
+    }
+    if (el.dataset.drawn !== 'settings') put(el, settingsView(app));
+  } else {
+    put(el, toolsView(app));
+  }
+  el.dataset.drawn = view;
+}
+
+// --- the host's tools -------------------------------------------------------------------------------
+
+function toolsView(app) {
+  const table = app.table;
+  const game = [];
+  if (inGame(table)) {
+    game.push(table.paused
+      ? button([icon('deeper'), t('host.resume')], 'primary wide', () => { app.ui.send({ type: 'resume' }); close(); })
+      : button(t('host.pause'), 'wide', () => { app.ui.send({ type: 'pause' }); close(); }));
+    game.push(app.confirmEnd
+      ? h('div', { class: 'confirm' }, h('p', { class: 'warn', text: t('host.end_sure') }),
+        h('div', { class: 'row wrap' },
+          button(t('host.end_yes'), 'danger', () => { app.confirmEnd = false; app.ui.send({ type: 'end' }); close(); }),
+          button(t('host.end_no'), 'ghost', () => { app.confirmEnd = false; renderSheet(app); })))
+      : button(t('host.end'), 'wide ghost', () => { app.confirmEnd = true; renderSheet(app); }));
+  } else if (table.countdown) {
+    game.push(button(t('host.cancel_start'), 'wide', () => { app.ui.send({ type: 'cancel_start' }); close(); }));
+  } else {
+    game.push(button(t('host.settings'), 'wide', () => open(app, 'settings')));
+  }
+  const people = table.people.filter((p) => p.status !== 'gone' && p.id !== table.me.id)
+    .sort((a, b) => (a.chair ?? 99) - (b.chair ?? 99) || a.id - b.id);
+  return [
+    h('h2', { id: 'host-sheet-title', text: t('host.title') }),
+    h('div', { class: 'host-game' }, game),
+    h('h3', { text: t('host.people') }),
+    people.length ? h('ul', { class: 'people host-people' }, people.map((p) => h('li', { class: 'person' },
+      icon(p.bot ? 'bot' : 'person', '', 'who-icon'), h('span', { class: 'name', text: personName(p) }),
+      manageButton(app, p)))) : h('p', { class: 'muted', text: t('host.nobody') }),
+    bansList(app),
+    h('div', { class: 'row wrap end' }, button(t('invite.close'), 'primary', close)),
+  ];
+}
+
+// --- one person -------------------------------------------------------------------------------------
+
+function personView(app, p) {
+  const table = app.table;
+  const name = personName(p);
+  const owner = table.host_owner === p.id && table.host_owner !== table.me.id;
+  const send = (message) => { app.ui.send(message); close(); };
+  const tags = [p.connected ? t('host.connected') : t('st.offline')];
+  if (p.status === 'watching') tags.push(t('st.watching'));
+  return [
+    h('h2', { id: 'host-sheet-title', text: name }),
+    h('p', { class: 'muted', text: tags.join(' · ') }),
+    h('div', { class: 'host-actions' },
+      p.connected ? button(t('host.make_host', { name }), 'wide', () => send({ type: 'host', person: p.id })) : null,
+      owner ? h('p', { class: 'note', text: t('host.owner_note', { name }) }) : [
+        button(t('host.remove', { name }), 'wide', () => send({ type: 'remove', person: p.id })),
+        h('p', { class: 'hint', text: inGame(table) ? t('host.remove_hint_game') : t('host.remove_hint') }),
+        button(t('host.ban', { name }), 'wide danger', () => send({ type: 'remove', person: p.id, ban: true })),
+        h('p', { class: 'hint', text: t('host.ban_hint') }),
+      ]),
+    h('div', { class: 'row wrap end' }, button(t('host.back'), 'ghost', () => open(app, 'tools')),
+      button(t('invite.close'), 'primary', close)),
+  ];
+}
+
+// --- the settings, between games ---------------------------------------------------------------------
+
+function settingsView(app) {
+  const table = app.table;
+  const game = app.catalogue?.games.find((g) => g.name === table.game);
+  if (!game) return [h('p', { text: t('err.network') }), button(t('invite.close'), 'primary', close)];
+  const s = table.settings;
+  const preset = h('select', { id: 'set-preset' }, presetOptions(game));
+  preset.value = s.preset;
+  const options = h('div', { id: 'set-options' }, game.options.filter((o) => o.offered).map((o) => optionInput(o, 'set')));
+  const seconds = h('select', { id: 'set-seconds' }, secondsOptions(game, s.seconds));
+  seconds.value = String(s.seconds);
+  const turns = game.dynamics === 'turns';
+  const clock = turns ? h('label', { class: 'check' },
+    h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
+    h('span', { text: t('opt.turn_clock') })) : null;
+  const form = h('form', { class: 'settings-form', method: 'dialog' },
+    h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
+    h('label', { for: 'set-preset', text: t('start.preset') }), preset,
+    options, clock,
+    h('label', { for: 'set-seconds', text: t(turns ? 'start.seconds_turn' : 'start.seconds') }), seconds,
+    h('p', { class: 'hint', text: t('host.settings_hint') }),
+    h('div', { class: 'row wrap end' },
+      button(t('host.cancel'), 'ghost', () => open(app, 'tools')),
+      h('button', { type: 'submit', class: 'btn primary', text: t('host.save') })));
+  // The options as they stand; a preset chosen sets the options it names, the others back to their defaults.
+  for (const [key, value] of Object.entries(s.rules || {})) setOption(game, key, value, 'set', form);
+  preset.addEventListener('change', () => {
+    const chosen = game.presets.find((p) => p.name === preset.value) || game.presets[0];
+    for (const option of game.options) setOption(game, option.key, chosen.options[option.key] ?? option.default, 'set', form);
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
+      seconds: Number(seconds.value) };
+    if (turns) message.turn_clock = $('#set-clock', form).checked;
+    app.ui.send(message);
+    close();
+  });
+  return form;
+}
