@@ -1,10 +1,8 @@
-// The games this server hosts, as their manifests say (/api/games), fetched once per page. Pages build
-// everything game-specific from here: the start page's choices, the rules page, which module draws a game.
+// The games this server hosts (/api/games, fetched once per page): everything game-specific comes from here.
 
 let pending = null;
 
-/** Every game's manifest: name, title, players, dynamics, seats, options, presets, seconds, page, rules_page,
- * styles, translations, bots. */
+/** Every game's manifest (docs/protocol.md, /api/games). */
 export function games() {
   pending ??= fetch('/api/games').then((res) => (res.ok ? res.json() : { games: [] })).then((data) => data.games || [])
     .catch(() => []);
@@ -16,7 +14,7 @@ export async function findGame(name) {
   return (await games()).find((game) => game.name === name) || null;
 }
 
-/** Whether url is a file of a game's own folder, as the server serves them (/games/NAME/…). */
+/** Whether url is a file of a game's folder (/games/NAME/…). */
 export function gameFile(url) {
   return typeof url === 'string' && /^\/games\/[a-z][a-z0-9-]*\/[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(url)
     && !url.split('/').includes('..');
@@ -24,8 +22,7 @@ export function gameFile(url) {
 
 const linked = new Map();
 
-/** Link a game's style sheets (its manifest's styles, from its folder) once; resolves when they have loaded
- * (or failed, or after 3 s: a page never waits for ever on a style). */
+/** Link a game's style sheets once; resolves when loaded, failed, or after 3 s. */
 export function gameStyles(game) {
   const sheets = (game?.styles || []).filter(gameFile);
   return Promise.all(sheets.map((href) => {
@@ -35,7 +32,7 @@ export function gameStyles(game) {
         link.rel = 'stylesheet';
         link.href = href;
         link.addEventListener('load', done);
-        link.addEventListener('error', () => { console.error(`gemtable: the style sheet ${href} did not load`); done(); });
+        link.addEventListener('error', () => { console.error(`gemtable: ${href} did not load`); done(); });
         setTimeout(done, 3000);
         document.head.append(link);
       }));
@@ -44,8 +41,7 @@ export function gameStyles(game) {
   }));
 }
 
-/** A game's module (its page or its rules page), styles first. A module that does not load is logged and
- * stands as the error it is: the page says the board could not be loaded, never that it is not built. */
+/** A game's module, styles first; one that does not load is logged and shown as an error. */
 export async function gameImport(game, url) {
   await gameStyles(game);
   try {
@@ -57,7 +53,7 @@ export async function gameImport(game, url) {
   }
 }
 
-/** The module that draws a game (its manifest's page), or the page that says the game has no board (yet). */
+/** The module that draws a game, or the one that says it has no board. */
 export async function gameModule(name) {
   const game = await findGame(name);
   if (!game || !gameFile(game.page)) return import('./nogame.js');

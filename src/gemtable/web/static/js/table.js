@@ -1,12 +1,6 @@
-// The generic table page, shared by the phone and the TV: the connection and seat
-// token, the name prompt, the lobby and the host's controls (host.js), the clock,
-// the start's countdown, a pause, what happened to people (story.js: a notice as it
-// happens, and to a phone that comes back what happened while it was gone), the
-// invite sheet, the wake lock and the results shell.
-//
-// Everything game-specific lives in a game module in the game's own folder (its manifest's page, served
-// under /games/<game>/), loaded by the table's game name (docs/pages.md lists its small API). A game
-// without a module gets static/js/nogame.js, so a new game's board can be added as one file.
+// The table page shared by the phone and the TV: connection and seat token, name prompt, lobby, host's
+// controls (host.js), clock, countdown, pause, notices (story.js), invite sheet, wake lock, results shell.
+// A game's board is its manifest's page module, from its folder (docs/pages.md); nogame.js otherwise.
 
 import { h, $, put, show, tableCode } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName, useGame } from './i18n.js';
