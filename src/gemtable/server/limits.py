@@ -122,6 +122,12 @@ class AddressLimiter:
             del self.buckets[next(iter(self.buckets))]
         return bucket.take(self.clock(), cost)
 
+    def give_back(self, address: str, cost: float = 1.0) -> None:
+        """What :meth:`allow` took, returned (up to the burst): the request turned out not to count."""
+        bucket = self.buckets.get(address)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + cost)
+
     def peek(self, address: str) -> bool:
         """Whether one more would be allowed, without taking it."""
         bucket = self.buckets.get(address)
