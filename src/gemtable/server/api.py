@@ -106,13 +106,17 @@ class Api:
             return _error("no-record", "no finished game with that number at that table", 404)
         address = _address(request)
         try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
-            self.hub.may_look_up(address)
-            record = await self.store.record(code, number)
-            self.hub.looked_up(address, record is not None)
+            self.hub.spend_try(address)
         except TableError as exc:
-            if exc.code == "slow-down":
-                return _error(exc.code, exc.message, 429)
+            return _error(exc.code, exc.message, 429)
+        try:
+            record = await self.store.record(code, number)
+        except BaseException:
+            self.hub.refund_try(address)
+            raise
+        if record is None:
             return _error("no-record", "no finished game with that number at that table", 404)
+        self.hub.refund_try(address)
         return JSONResponse(record)
 
     async def catalogue(self, request: Request) -> Response:

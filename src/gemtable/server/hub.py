@@ -265,22 +265,28 @@ class Hub:
 
     async def find(self, address: str, code: str) -> Local:
         """The table ``code``, for someone at ``address``: every route that takes a code comes here (or to
-        :meth:`looked_up`), so guessing codes draws from one limit per address, whichever way it is tried."""
-        self.may_look_up(address)
-        local = await self.open(code) if normal_code(code) else None
-        self.looked_up(address, local is not None)
-        assert local is not None
+        :meth:`spend_try`), so guessing codes draws from one limit per address, whichever way it is tried."""
+        self.spend_try(address)
+        try:
+            local = await self.open(code) if normal_code(code) else None
+        except BaseException:
+            self.refund_try(address)  # not a miss: the store failed (its error goes on)
+            raise
+        if local is None:
+            raise TableError("no-table", "there is no table with that code")
+        self.refund_try(address)
         return local
 
-    def may_look_up(self, address: str) -> None:
-        if not self.lookups.peek(address):
+    def spend_try(self, address: str) -> None:
+        """Take one of ``address``'s tries *before* anything is awaited (:meth:`refund_try` gives it back on
+        a hit): a check and a take on either side of an ``await`` let concurrent guesses through unchecked
+        (in a cluster, ``RedisStore.exists`` is a round trip)."""
+        if not self.lookups.allow(address):
             raise TableError("slow-down", "too many tries; wait a minute before trying another code")
 
-    def looked_up(self, address: str, found: bool) -> None:
-        """A miss (an unknown code) draws from the address's tries."""
-        if not found:
-            self.lookups.allow(address)
-            raise TableError("no-table", "there is no table with that code")
+    def refund_try(self, address: str) -> None:
+        """A hit (a code that exists): the try it took is given back; only misses draw from the tries."""
+        self.lookups.give_back(address)
 
     async def _find(self, conn: Conn, code: str) -> Local:
         return await self.find(conn.address, code)
