@@ -9,13 +9,13 @@
 // Times are CLOCK_MONOTONIC seconds (process.hrtime, as Python's time.monotonic), so that the phases the
 // benchmark sets and the server CPU it samples line up with what the phones see.  Every phone is one WebSocket
 // from its table's loopback address, offering permessage-deflate as a browser does; a phone answers a decision
-// with the expedition's honest move (games/expedition/probes.py: deeper whenever it may at the instant pace; at
-// the human pace after 0.5-4 s, deeper four times in five while the path is short, about half the time after),
-// and never sends faster than a little under the server's per-connection limit.
+// with the game's honest move (the JavaScript module its probes name in NODE_MOVE; eager at the instant pace, at
+// the human pace after 0.5-4 s), and never sends faster than a little under the server's per-connection limit.
 
 import fs from "node:fs";
 import http from "node:http";
 import readline from "node:readline";
+import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
 
 const cfg = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
@@ -54,12 +54,9 @@ function delay() {
   return load.pace === "instant" ? 0 : HUMAN_DELAY[0] + random() * (HUMAN_DELAY[1] - HUMAN_DELAY[0]);
 }
 
-function honestMove(view, moves) {
-  if (!moves.includes("deeper")) return moves[0];
-  if (load.pace === "instant") return "deeper";
-  const path = view && Array.isArray(view.path) ? view.path.length : 0;
-  return random() < (path < 5 ? 0.8 : 0.45) ? "deeper" : "camp";
-}
+// The game's own honest move: the module its probes name (NODE_MOVE), beside them in the game's folder.
+const { honestMove: gameMove } = await import(pathToFileURL(cfg.move_module).href);
+const honestMove = (view, moves) => gameMove(view, moves, random, load.pace === "instant");
 
 class Table {
   constructor(spec) {

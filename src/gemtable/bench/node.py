@@ -4,7 +4,7 @@ Node's ``ws`` client (issue 25).
 The Python generator (``load.py``) reaches its core's limit before the bare ``websockets`` room server does,
 so against that server its reveals per second measure the phones.  The Node generator holds the same
 conversation with the same measurement (the same phases on the same monotonic clock, the same latency, the same
-token bucket under the server's message limit, the expedition's honest move) at a fraction of the CPU per
+token bucket under the server's message limit, the game's honest move in JavaScript) at a fraction of the CPU per
 message.  This module is its driver: it writes the configuration, starts ``node``, hands it the phases, and
 offers :class:`NodeLoad` with the interface of :class:`gemtable.bench.load.Load` that the benchmark uses.
 
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from gemtable.bench.load import Target, source_address
+from gemtable.games import default_game, find_manifest, game_part
 from gemtable.server.limits import Limits
 
 LOADGEN = Path(__file__).resolve().parents[3] / "tools" / "loadgen"
@@ -76,13 +77,17 @@ class NodeLoad:
         seed: int = 1,
         targets: list[Target] | None = None,
         rooms_by_join: bool = False,
-        game: str = "expedition",
+        game: str = "",
         limits: Limits | None = None,
         say: Any = None,
     ) -> None:
-        if game != "expedition":
-            raise NodeUnavailable("the Node generator plays the expedition's honest move only")
         self.command = ready_loadgen(say)
+        game = game or default_game()
+        manifest = find_manifest(game)
+        probes = game_part(manifest, manifest.probes) if manifest.probes else None
+        move = getattr(probes, "NODE_MOVE", None)
+        if probes is None or not isinstance(move, str):
+            raise NodeUnavailable(f"{game}'s probes name no JavaScript move (NODE_MOVE): use --generator python")
         limits = limits or Limits()
         self.config = {
             "tables": [
@@ -100,6 +105,7 @@ class NodeLoad:
             "seed": seed,
             "rooms_by_join": rooms_by_join,
             "game": game,
+            "move_module": str(Path(probes.__file__).parent / move),
             "decision_seconds": 10.0,
             "messages_per_second": limits.messages_per_second,
             "message_burst": limits.message_burst,
