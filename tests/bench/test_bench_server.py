@@ -163,3 +163,13 @@ def test_quantiles() -> None:
     assert quantile(values, 0.99) == 99.0
     assert quantile([3.0], 0.99) == 3.0
     assert summary_ms([]) == {"p50": None, "p99": None, "max": None, "samples": 0}
+
+
+def test_the_node_generator_plays_the_same_phones_against_both_servers(capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/loadgen (Node's ws client): the same conversation and the same figures as the Python phones."""
+    result = bench(capsys, "--baseline", "--generator", "node")
+    assert result["generator"].startswith("node")
+    check_run(result["runs"]["instant"])
+    check_run(result["baseline"]["runs"]["instant"])
+    assert result["runs"]["instant"]["client_cpu_percent"] > 0  # the Node process's own CPU, measured by itself
+    assert result["ratio"]["instant"]["server_cpu_per_reveal"] is not None

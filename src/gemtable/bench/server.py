@@ -35,12 +35,14 @@ from typing import Any
 from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
 from gemtable.bench.load import HUMAN, INSTANT, PACES, Load, Target, summary_ms
+from gemtable.bench.node import NodeLoad, ready_loadgen
 from gemtable.games import default_game, find_manifest
 from gemtable.machine import allowed_cores, pin_to_cores
 
 OTHER_CPU_WARNING = 10.0
 """Percent of one core used by other programs during a window above which the report warns."""
 AIM_P99_MS = 50.0
+GENERATORS = ("python", "node")
 GENERATOR_BOUND = 80.0
 """Percent of its core above which the load generator, not the server, may be what limits a run: such a run's
 reveals per second say nothing about the server, and no ratio of them is reported (server CPU per reveal still
@@ -91,6 +93,14 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     bench.add_argument("--seed", type=int, default=None, help="seed of the bots' choices and delays")
     bench.add_argument(
+        "--generator",
+        choices=GENERATORS,
+        default="python",
+        help="who plays the phones: this process (python, the default) or tools/loadgen on Node's ws client "
+        "(node: a fraction of the CPU per message, so that the phones are not the bottleneck; needs a checkout "
+        "and Node.js)",
+    )
+    bench.add_argument(
         "--nodes",
         type=int,
         default=0,
@@ -128,6 +138,7 @@ class Options:
     nodes: int = 0
     kill: bool = False
     baseline: bool = False
+    generator: str = "python"
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
@@ -146,6 +157,7 @@ class Options:
             nodes=args.nodes,
             kill=args.kill,
             baseline=getattr(args, "baseline", False),
+            generator=getattr(args, "generator", "python"),
         )
 
     def check(self) -> None:
@@ -163,6 +175,8 @@ class Options:
             raise ValueError("--kill needs a cluster of at least two nodes")
         if self.baseline and self.url:
             raise ValueError("--baseline starts both servers itself: not with --url")
+        if self.generator not in GENERATORS:
+            raise ValueError(f"--generator must be one of {', '.join(GENERATORS)}")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -171,6 +185,8 @@ def main(args: argparse.Namespace) -> int:
         options.check()
         if options.url:
             Target.parse(options.url)
+        if options.generator == "node":
+            ready_loadgen(None if args.json else _say)
     except ValueError as exc:
         print(f"gemtable bench server: {exc}", file=sys.stderr)
         return 2
@@ -419,17 +435,33 @@ async def _drive(
     seed = options.seed if options.seed is not None else random.randrange(1 << 30)
     base = random.Random(seed).randrange(100, 200)  # fresh source addresses for every run
     idle_rss = _server_rss(pids)
-    load = Load(
-        target,
-        list(range(options.tables)),
-        options.players,
-        base,
-        options.pause,
-        deflate=options.deflate,
-        seed=seed,
-        targets=targets or [],
-        rooms_by_join=baseline,
-    )
+    load: Load | NodeLoad
+    if options.generator == "node":
+        load = NodeLoad(
+            target,
+            list(range(options.tables)),
+            options.players,
+            base,
+            options.pause,
+            deflate=options.deflate,
+            seed=seed,
+            targets=targets or [],
+            rooms_by_join=baseline,
+            game=default_game(),
+            say=say,
+        )
+    else:
+        load = Load(
+            target,
+            list(range(options.tables)),
+            options.players,
+            base,
+            options.pause,
+            deflate=options.deflate,
+            seed=seed,
+            targets=targets or [],
+            rooms_by_join=baseline,
+        )
     takeover: dict[str, Any] | None = None
     began = time.monotonic()
     try:
@@ -484,6 +516,7 @@ async def _drive(
             "deflate": options.deflate,
             "source_addresses": f"127.{base}.x.y, one per table",
         },
+        "generator": "node (tools/loadgen, ws)" if options.generator == "node" else "python (load.py, websockets)",
         "setup_seconds": round(setup_seconds, 2),
         "nodes": options.nodes or 1,
         "takeover": takeover,
@@ -493,7 +526,7 @@ async def _drive(
 
 
 def _run_report(
-    pace: str, options: Options, load: Load, server: dict[str, Any], idle_rss: int | None
+    pace: str, options: Options, load: Load | NodeLoad, server: dict[str, Any], idle_rss: int | None
 ) -> dict[str, Any]:
     seen = load.window(pace)
     seconds = seen["seconds"]
@@ -558,7 +591,7 @@ def print_report(result: dict[str, Any]) -> None:
     kind = result["server"].get("kind", "gemtable")
     table = Table(
         title=f"{kind}: {settings['tables']} tables x {settings['players']} phones",
-        caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores",
+        caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores, phones: {result['generator']}",
     )
     table.add_column("")
     for pace in runs:

@@ -165,7 +165,11 @@ class Probes(Protocol):
     """What the load, soak and fuzz tools need of a game beyond its API: a module of the game's folder, named by
     its manifest (``probes``).  Each function reads a seat's view as the wire carries it (``view(seat).to_json()``,
     the ``state`` of a table's view), so a bot phone can use it, and the game's state only for ``invariants``.
-    The conformance suite holds every game's probes to what is written here."""
+    The conformance suite holds every game's probes to what is written here.
+
+    A probes module may also name, in ``NODE_MOVE``, a JavaScript module beside it whose ``honestMove(view,
+    moves, random, eager)`` makes the same choice: ``gemtable bench server --generator node`` plays the game's
+    phones with it (optional: a game without one is played by the Python generator only)."""
 
     def honest_move(self, view: JSON, moves: Sequence[Move], rng: random.Random, eager: bool) -> Move:
         """One of ``moves``, as a person at this view might choose (``eager``: the one that keeps the game going
