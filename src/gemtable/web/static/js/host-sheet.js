@@ -5,10 +5,12 @@
 // stand-in host is not offered to remove the role's owner).
 
 import { h, $, put } from './dom.js';
-import { t, personName } from './i18n.js';
+import { t, loadTexts, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
+
+await loadTexts('forms');  // its words (static/i18n/forms.LANG.json) come with it
 
 const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
 const isHost = (table) => Boolean(table.me && table.me.host);

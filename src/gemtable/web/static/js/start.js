@@ -1,7 +1,7 @@
 // The start page: join a table by its code, or create one.
 
 import { h, $, put, show } from './dom.js';
-import { t, has, initLang, langSwitch, onLang } from './i18n.js';
+import { t, has, initLang, langSwitch, loadTexts, onLang } from './i18n.js';
 import { serverInfo } from './qr.js';
 import { games as catalogue } from './catalogue.js';
 import { optionInput, optionValue, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
@@ -134,6 +134,7 @@ async function phonesNote() {
 
 async function main() {
   await initLang();
+  await loadTexts('forms');  // the start page's and the host's sheet's words
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => { fillGames(); phonesNote(); });
   phonesNote();

@@ -293,7 +293,26 @@ function names(table) {
 
 function view(app) {
   const table = app.table;
-  return { table, me: table.me, state: table.state, names: names(table), mode: app.mode, catalogue: app.catalogue };
+  return { table, me: table.me, state: table.state, names: names(table), mode: app.mode, catalogue: app.catalogue,
+    heading: app.prompt ? 'h2' : 'h1' };
+}
+
+/** The element of ``sel`` as a ``tag`` heading (the page's one h1 is what it is about now). */
+function heading(sel, tag) {
+  const el = $(sel);
+  if (el.localName === tag) return el;
+  const to = h(tag, { id: el.id });
+  el.replaceWith(to);
+  return to;
+}
+
+/** An action that hid the control it came from (Join, Start, a move) leaves focus on the page's h1, not the body. */
+function keepFocus(was) {
+  if (!was || was === document.body || (was.isConnected && was.getClientRects().length)) return;
+  const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
+  if (!top) return;
+  top.tabIndex = -1;
+  top.focus({ preventScroll: true });
 }
 
 function render(app) {
@@ -304,7 +323,9 @@ function render(app) {
     return;
   }
   const { me } = table;
+  const was = document.activeElement;
   const phase = holding(app) ? 'pause' : table.phase;
+  app.prompt = Boolean($('#join')) && !me && !app.replaced;
   document.body.dataset.phase = phase;
   const who = $('#who');
   if (who) who.textContent = me ? me.name : '';
@@ -313,7 +334,7 @@ function render(app) {
   if (joinBox) {
     const open = !me && !app.replaced;
     show(joinBox, open);
-    $('#join-go').disabled = app.joining;
+    $('#join-go').setAttribute('aria-disabled', app.joining);  // (disabled would drop its focus to the body)
     if (open && !app.prompted) {
       app.prompted = true;
       $('#join-name').focus();
@@ -349,6 +370,7 @@ function render(app) {
   renderSheet(app);
   wakeLock(app);
   tickClock(app);
+  keepFocus(was);
 }
 
 function renderNet(app) {
@@ -469,7 +491,7 @@ function renderLobby(app) {
   const me = table.me;
   const seated = table.people.filter((p) => p.chair !== null).sort((a, b) => a.chair - b.chair);
   const queue = table.queue.map((id) => table.people.find((p) => p.id === id)).filter(Boolean);
-  put($('#lobby-title'), t('lobby.title', { code: app.code }));
+  put(heading('#lobby-title', app.prompt || table.phase === 'results' ? 'h2' : 'h1'), t('lobby.title', { code: app.code }));
   put($('#lobby-count'), t('lobby.chairs', { taken: seated.length, chairs: table.chairs }));
   const title = has('game.' + table.game) ? t('game.' + table.game) : table.title;
   const preset = `preset.${table.game}.${table.settings.preset}`;
@@ -550,6 +572,7 @@ function renderResults(app, v) {
     state: table.state, names: v.names, rules: table.state?.rules, scores: table.state?.scores,
     winners: table.state?.winners, players: table.state?.players, number: table.game_number,
     left: record?.left || {}, standIns: record?.stand_ins || {}, ended: table.ended || record?.ended || null,
+    heading: v.heading,
   }, app.ui);
   if (story) story.renderStory($('#results-story'), record?.history, app.game);
   const isHost = Boolean(table.me && table.me.host);
@@ -795,6 +818,7 @@ function wire(app) {
   if (form) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
+      if (app.joining) return;
       const name = $('#join-name').value.trim();
       if (!name) {
         toast(t('err.bad-name'));
