@@ -82,8 +82,8 @@ class Browser:
         )
         return self._page(label, context)
 
-    def tv(self, label: str = "tv") -> Any:
-        context = self._context(viewport=TV, locale="en-GB", base_url=self.base)
+    def tv(self, label: str = "tv", locale: str = "en-GB") -> Any:
+        context = self._context(viewport=TV, locale=locale, base_url=self.base)
         return self._page(label, context)
 
     def desktop(self, label: str, locale: str = "en-GB") -> Any:
