@@ -30,8 +30,8 @@ from typing import Any
 import websockets
 
 from gemtable.bench.launch import Launcher
-from gemtable.games import default_game
 from gemtable.bench.proc import cpu_seconds
+from gemtable.games import default_game
 
 PER_ADDRESS = 6
 """People one address may bring to one table (``Limits.people_per_address``): the attackers spread out."""
