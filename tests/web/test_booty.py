@@ -256,7 +256,8 @@ def test_the_start_page_sets_up_booty_hunter(server: ServerProcess, browser: Bro
     page.locator("#game").select_option("expedition")
     expect(page.locator("#seconds-label")).to_have_text("Seconds per decision")
     expect(page.locator("#seconds")).to_have_value("10")
-    expect(page.locator("#clock-options")).to_be_hidden()
+    expect(page.locator("#clock-options")).to_contain_text("Decision clock")  # the expedition's: on by default
+    expect(page.locator("#opt-clock")).to_be_checked()
     expect(page.locator("#opt-relics")).to_be_checked()
     expect(page.locator("#opt-touching")).to_have_count(0)
 

@@ -402,7 +402,8 @@ export function renderActions(el, v, ui) {
     document.body.style.removeProperty('--actions-h');
     return;
   }
-  local.silence.textContent = t('exp.silence');
+  local.silence.textContent = v.table.settings.turn_clock === false
+    ? t('exp.silence_free', { n: Math.round(v.table.settings.absent_grace) }) : t('exp.silence');
   local.decision = `${table.game_number}.${st.cave}.${st.path.length}`;
   if (local.optimistic && (local.optimistic.key !== local.decision || me.choice === local.optimistic.move)) {
     local.optimistic = null;

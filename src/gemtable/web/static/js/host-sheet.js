@@ -144,9 +144,9 @@ function settingsView(app) {
   const seconds = h('select', { id: 'set-seconds' }, secondsOptions(game, s.seconds));
   seconds.value = String(s.seconds);
   const turns = game.dynamics === 'turns';
-  const clock = turns ? h('label', { class: 'check' },
+  const clock = h('label', { class: 'check' },
     h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
-    h('span', { text: t('opt.turn_clock') })) : null;
+    h('span', { text: t(turns ? 'opt.turn_clock' : 'opt.decision_clock') }));
   const form = h('form', { class: 'settings-form', method: 'dialog' },
     h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
@@ -166,7 +166,7 @@ function settingsView(app) {
     event.preventDefault();
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
-    if (turns) message.turn_clock = $('#set-clock', form).checked;
+    message.turn_clock = $('#set-clock', form).checked;
     app.ui.send(message);
     close();
   });

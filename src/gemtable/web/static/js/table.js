@@ -496,7 +496,8 @@ function renderLobby(app) {
   const title = has('game.' + table.game) ? t('game.' + table.game) : table.title;
   const preset = `preset.${table.game}.${table.settings.preset}`;
   put($('#lobby-game'), title, ' · ', has(preset) ? t(preset) : table.settings.preset, ' · ',
-    hook(app, 'settingsText', table.settings) ?? t('lobby.seconds', { n: table.settings.seconds }));
+    hook(app, 'settingsText', table.settings)
+      ?? (table.settings.turn_clock === false ? t('lobby.no_clock') : t('lobby.seconds', { n: table.settings.seconds })));
   const rules = $('#rules-link');
   if (rules) {
     const options = Object.entries(table.settings.options || {}).map(([key, value]) => [key, String(value)]);
@@ -667,7 +668,8 @@ function tickClock(app) {
   const num = $('#clock-num');
   const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
   if (app.deadlineAt === null) {
-    label.textContent = own ?? t('clock.waiting');
+    label.textContent = own ?? t(table.phase === 'playing' && table.settings.turn_clock === false
+      ? 'clock.none' : 'clock.waiting');
     num.textContent = '';
     $('#clock-bar').style.transform = 'scaleX(0)';
     return;
