@@ -683,19 +683,8 @@ function tickClock(app) {
   el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);
 }
 
-// --- wake lock ------------------------------------------------------------------------
-//
-// The Wake Lock API where the browser has it (a secure context: https or localhost). Over
-// plain http:// on a LAN, the way phones reach the table, there is none: there the screen is
-// kept awake by a tiny video from our own origin, the NoSleep technique, shaped to what each
-// engine actually checks before it keeps a screen on for a playing video:
-// - Blink (VideoWakeLock): the video is audible, or it is at least 75 % on screen and covers at
-//   least 20 % of the viewport. Ours covers the viewport, behind the page, at 1 % opacity, muted.
-// - WebKit (HTMLMediaElement::shouldDisableSleep, every iPhone browser): never for a video with
-//   the loop attribute, and only when it can be heard: not muted, volume above 0, a sound track.
-//   Ours has a silent sound track; on WebKit a tap unmutes it (unmuting needs a tap).
-// Both: it loops by seeking back, not with the loop attribute. The video is also the fallback when
-// a wake lock is refused.
+// --- wake lock: the Wake Lock API, else a tiny video (NoSleep), shaped to what Blink (VideoWakeLock: large
+// and on screen, or audible) and WebKit (shouldDisableSleep: audible, no loop attribute) check: docs/pages.md.
 
 let lock = null;
 let asking = false;
