@@ -5,10 +5,12 @@
 // stand-in host is not offered to remove the role's owner).
 
 import { h, $, put } from './dom.js';
-import { t, personName } from './i18n.js';
+import { t, loadTexts, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
+
+await loadTexts('forms');  // its words (static/i18n/forms.LANG.json) come with it
 
 const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
 const isHost = (table) => Boolean(table.me && table.me.host);
@@ -142,9 +144,9 @@ function settingsView(app) {
   const seconds = h('select', { id: 'set-seconds' }, secondsOptions(game, s.seconds));
   seconds.value = String(s.seconds);
   const turns = game.dynamics === 'turns';
-  const clock = turns ? h('label', { class: 'check' },
+  const clock = h('label', { class: 'check' },
     h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
-    h('span', { text: t('opt.turn_clock') })) : null;
+    h('span', { text: t(turns ? 'opt.turn_clock' : 'opt.decision_clock') }));
   const form = h('form', { class: 'settings-form', method: 'dialog' },
     h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
@@ -164,7 +166,7 @@ function settingsView(app) {
     event.preventDefault();
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
-    if (turns) message.turn_clock = $('#set-clock', form).checked;
+    message.turn_clock = $('#set-clock', form).checked;
     app.ui.send(message);
     close();
   });
