@@ -31,6 +31,7 @@ import websockets
 
 from gemtable.bench.launch import Launcher
 from gemtable.bench.proc import cpu_seconds
+from gemtable.games import default_game
 
 PER_ADDRESS = 6
 """People one address may bring to one table (``Limits.people_per_address``): the attackers spread out."""
@@ -80,7 +81,7 @@ def summary(rtts: list[float]) -> dict[str, float]:
 
 
 def create_table(server: Launcher) -> str:
-    body = json.dumps({"game": "expedition", "countdown": 0}).encode()
+    body = json.dumps({"game": default_game(), "countdown": 0}).encode()  # the tools name no game
     headers = {"content-type": "application/json"}
     request = urllib.request.Request(server.base + "/api/tables", data=body, method="POST", headers=headers)
     with urllib.request.urlopen(request, timeout=30) as response:

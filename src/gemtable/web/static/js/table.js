@@ -8,7 +8,7 @@ import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
 import { gameModule, games } from './catalogue.js';
 import { icon } from './icons.js';
-import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
+import { qrCode, joinUrl, loadPublicUrl } from './qr.js';
 import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './host.js';
 
 const tokenKey = (code) => `gemtable.token.${code}`;
@@ -53,8 +53,6 @@ export async function runTable(mode) {
     for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
     const link = $('#invite-link');
     if (link) link.value = joinUrl(code);
-    const tv = $('#invite-tv');
-    if (tv) tv.href = tvUrl(code);
   }).catch(() => {});
   games().then((list) => { app.catalogue = { games: list }; render(app); });  // (catalogue.js: once per page)
 
@@ -850,6 +848,12 @@ function wire(app) {
     store(tokenKey(app.code), null);
     dialog.close();
   });
-  const tv = $('#invite-tv');
-  if (tv) tv.href = tvUrl(app.code);
+  click('#invite-tv', () => {  // what to open on the TV, and the number it shows (tv-send.js, loaded now)
+    const box = $('#invite-tv-box');
+    const open = box.hidden;
+    box.hidden = !open;
+    $('#invite-tv').setAttribute('aria-expanded', String(open));
+    if (open && !box.firstChild) import('./tv-send.js').then((m) => m.tvForm(box, app.code)).catch(() => {});
+    else if (open) $('#tv-pairing', box)?.focus();
+  });
 }
