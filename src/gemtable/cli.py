@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from gemtable.bench import server as server_bench
 from gemtable.games import GameError, GameRecord, default_game, find_manifest, game_names, game_part, replay
 
@@ -192,11 +194,15 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text("utf-8")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise GameError(f"{args.file} is not JSON: {exc}") from exc
+        raw = sys.stdin.buffer.read() if str(args.file) == "-" else args.file.read_bytes()
+    except OSError as exc:
+        raise GameError(f"cannot read {args.file}: {exc.strerror or exc}") from exc
+    try:
+        data = msgspec.json.decode(raw)  # refuses NaN, Infinity and numbers out of range; bounded nesting
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise GameError(f"{args.file} is not a JSON game record: {reason}") from exc
     record = GameRecord.from_json(data.get("record", data) if isinstance(data, dict) else data)
     if record.scores is None or record.winners is None:
         raise GameError(f"{args.file} holds no result (scores and winners) to check the replay against")

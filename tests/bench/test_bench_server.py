@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gemtable.bench.load import Target, quantile, source_address, summary_ms
+from gemtable.bench.server import GENERATOR_BOUND, _ratio
 from gemtable.cli import main
 from tests.server.harness import ServerProcess
 
@@ -26,6 +27,10 @@ RUN_KEYS = {
     "client_cpu_percent",
     "client_loop_lag_ms",
     "other_cpu_percent",
+    "server_cpu_ms_per_reveal",
+    "server_cpu_us_per_message",
+    "messages_per_reveal",
+    "generator_bound",
 }
 
 
@@ -88,10 +93,38 @@ def test_bench_server_baseline_runs_the_same_phones_against_the_minimal_room_ser
     assert base["server"]["kind"] == "baseline (websockets alone)"
     check_run(result["runs"]["instant"])
     check_run(base["runs"]["instant"])  # the same phones held the same conversation with it
-    ratio = result["ratio"]["instant"]
-    assert ratio["reveals_per_second"] == round(
-        result["runs"]["instant"]["reveals_per_second"] / base["runs"]["instant"]["reveals_per_second"], 3
+    ours, theirs, ratio = result["runs"]["instant"], base["runs"]["instant"], result["ratio"]["instant"]
+    assert ratio["server_cpu_per_reveal"] == round(
+        ours["server_cpu_ms_per_reveal"] / theirs["server_cpu_ms_per_reveal"], 3
     )
+    if ours["generator_bound"] or theirs["generator_bound"]:  # two tables: not expected, but never a ratio then
+        assert ratio["reveals_per_second"] is None and "load generator" in ratio["reveals_per_second_refused"]
+    else:
+        assert ratio["reveals_per_second"] == round(ours["reveals_per_second"] / theirs["reveals_per_second"], 3)
+        assert ratio["reveals_per_second_refused"] is None
+
+
+def _run(reveals_per_second: float, cpu_ms: float, generator: float) -> dict[str, Any]:
+    return {
+        "reveals_per_second": reveals_per_second,
+        "server_cpu_ms_per_reveal": cpu_ms,
+        "server_cpu_us_per_message": cpu_ms * 1000 / 36,
+        "latency_ms": {"p50": 1.0, "p99": 2.0},
+        "server_cpu_percent": reveals_per_second * cpu_ms / 10,
+        "rss_per_table_kb": 300.0,
+        "client_cpu_percent": generator,
+        "generator_bound": generator > GENERATOR_BOUND,
+    }
+
+
+def test_a_generator_bound_run_gives_no_ratio_of_reveals_but_still_one_of_cpu_per_reveal() -> None:
+    """The issue's own figures: a Python generator at 96-100 % of its core against the bare server."""
+    ratio = _ratio(_run(450.0, 1.67, 60.0), _run(520.0, 0.6, 98.0))
+    assert ratio["reveals_per_second"] is None
+    assert "baseline run" in ratio["reveals_per_second_refused"]
+    assert ratio["server_cpu_per_reveal"] == round(1.67 / 0.6, 3)
+    fair = _ratio(_run(450.0, 1.67, 60.0), _run(900.0, 0.6, 70.0))
+    assert fair["reveals_per_second"] == 0.5 and fair["reveals_per_second_refused"] is None
 
 
 def test_bench_server_against_a_running_server_finds_its_process(
@@ -130,3 +163,13 @@ def test_quantiles() -> None:
     assert quantile(values, 0.99) == 99.0
     assert quantile([3.0], 0.99) == 3.0
     assert summary_ms([]) == {"p50": None, "p99": None, "max": None, "samples": 0}
+
+
+def test_the_node_generator_plays_the_same_phones_against_both_servers(capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/loadgen (Node's ws client): the same conversation and the same figures as the Python phones."""
+    result = bench(capsys, "--baseline", "--generator", "node")
+    assert result["generator"].startswith("node")
+    check_run(result["runs"]["instant"])
+    check_run(result["baseline"]["runs"]["instant"])
+    assert result["runs"]["instant"]["client_cpu_percent"] > 0  # the Node process's own CPU, measured by itself
+    assert result["ratio"]["instant"]["server_cpu_per_reveal"] is not None

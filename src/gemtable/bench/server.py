@@ -35,12 +35,18 @@ from typing import Any
 from gemtable.bench import proc
 from gemtable.bench.launch import Launcher
 from gemtable.bench.load import HUMAN, INSTANT, PACES, Load, Target, summary_ms
+from gemtable.bench.node import NodeLoad, ready_loadgen
 from gemtable.games import default_game, find_manifest
 from gemtable.machine import allowed_cores, pin_to_cores
 
 OTHER_CPU_WARNING = 10.0
 """Percent of one core used by other programs during a window above which the report warns."""
 AIM_P99_MS = 50.0
+GENERATORS = ("python", "node")
+GENERATOR_BOUND = 80.0
+"""Percent of its core above which the load generator, not the server, may be what limits a run: such a run's
+reveals per second say nothing about the server, and no ratio of them is reported (server CPU per reveal still
+is: it does not depend on how fast the phones talk)."""
 """The aim: p99 under 50 ms at the human pace (500 tables of 6 phones, one server process)."""
 
 
@@ -87,6 +93,14 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     bench.add_argument("--seed", type=int, default=None, help="seed of the bots' choices and delays")
     bench.add_argument(
+        "--generator",
+        choices=GENERATORS,
+        default="python",
+        help="who plays the phones: this process (python, the default) or tools/loadgen on Node's ws client "
+        "(node: a fraction of the CPU per message, so that the phones are not the bottleneck; needs a checkout "
+        "and Node.js)",
+    )
+    bench.add_argument(
         "--nodes",
         type=int,
         default=0,
@@ -124,6 +138,7 @@ class Options:
     nodes: int = 0
     kill: bool = False
     baseline: bool = False
+    generator: str = "python"
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
@@ -142,6 +157,7 @@ class Options:
             nodes=args.nodes,
             kill=args.kill,
             baseline=getattr(args, "baseline", False),
+            generator=getattr(args, "generator", "python"),
         )
 
     def check(self) -> None:
@@ -159,6 +175,8 @@ class Options:
             raise ValueError("--kill needs a cluster of at least two nodes")
         if self.baseline and self.url:
             raise ValueError("--baseline starts both servers itself: not with --url")
+        if self.generator not in GENERATORS:
+            raise ValueError(f"--generator must be one of {', '.join(GENERATORS)}")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -167,6 +185,8 @@ def main(args: argparse.Namespace) -> int:
         options.check()
         if options.url:
             Target.parse(options.url)
+        if options.generator == "node":
+            ready_loadgen(None if args.json else _say)
     except ValueError as exc:
         print(f"gemtable bench server: {exc}", file=sys.stderr)
         return 2
@@ -307,8 +327,18 @@ def _ratio(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
     def div(a: Any, b: Any) -> float | None:
         return None if a is None or not b else round(a / b, 3)
 
+    bound = [name for name, run in (("gemtable", ours), ("baseline", theirs)) if run["generator_bound"]]
+    refused = (
+        f"not a ratio: the load generator used more than {GENERATOR_BOUND:g} % of its core in the "
+        f"{' and '.join(bound)} run{'s' if len(bound) > 1 else ''}, so its reveals per second measure the generator"
+        if bound
+        else None
+    )
     return {
-        "reveals_per_second": div(ours["reveals_per_second"], theirs["reveals_per_second"]),
+        "server_cpu_per_reveal": div(ours["server_cpu_ms_per_reveal"], theirs["server_cpu_ms_per_reveal"]),
+        "server_cpu_per_message": div(ours["server_cpu_us_per_message"], theirs["server_cpu_us_per_message"]),
+        "reveals_per_second": None if bound else div(ours["reveals_per_second"], theirs["reveals_per_second"]),
+        "reveals_per_second_refused": refused,
         "latency_p50": div(ours["latency_ms"]["p50"], theirs["latency_ms"]["p50"]),
         "latency_p99": div(ours["latency_ms"]["p99"], theirs["latency_ms"]["p99"]),
         "server_cpu": div(ours["server_cpu_percent"], theirs["server_cpu_percent"]),
@@ -405,17 +435,33 @@ async def _drive(
     seed = options.seed if options.seed is not None else random.randrange(1 << 30)
     base = random.Random(seed).randrange(100, 200)  # fresh source addresses for every run
     idle_rss = _server_rss(pids)
-    load = Load(
-        target,
-        list(range(options.tables)),
-        options.players,
-        base,
-        options.pause,
-        deflate=options.deflate,
-        seed=seed,
-        targets=targets or [],
-        rooms_by_join=baseline,
-    )
+    load: Load | NodeLoad
+    if options.generator == "node":
+        load = NodeLoad(
+            target,
+            list(range(options.tables)),
+            options.players,
+            base,
+            options.pause,
+            deflate=options.deflate,
+            seed=seed,
+            targets=targets or [],
+            rooms_by_join=baseline,
+            game=default_game(),
+            say=say,
+        )
+    else:
+        load = Load(
+            target,
+            list(range(options.tables)),
+            options.players,
+            base,
+            options.pause,
+            deflate=options.deflate,
+            seed=seed,
+            targets=targets or [],
+            rooms_by_join=baseline,
+        )
     takeover: dict[str, Any] | None = None
     began = time.monotonic()
     try:
@@ -470,6 +516,7 @@ async def _drive(
             "deflate": options.deflate,
             "source_addresses": f"127.{base}.x.y, one per table",
         },
+        "generator": "node (tools/loadgen, ws)" if options.generator == "node" else "python (load.py, websockets)",
         "setup_seconds": round(setup_seconds, 2),
         "nodes": options.nodes or 1,
         "takeover": takeover,
@@ -479,7 +526,7 @@ async def _drive(
 
 
 def _run_report(
-    pace: str, options: Options, load: Load, server: dict[str, Any], idle_rss: int | None
+    pace: str, options: Options, load: Load | NodeLoad, server: dict[str, Any], idle_rss: int | None
 ) -> dict[str, Any]:
     seen = load.window(pace)
     seconds = seen["seconds"]
@@ -488,6 +535,7 @@ def _run_report(
     busy = server["busy"]
     # Everything else the machine did meanwhile: other programs compete for the same cores.
     other = None if busy is None or cpu is None else max(0.0, busy - cpu - seen["cpu"])
+    generator = round(100 * seen["cpu"] / seconds, 1)
     return {
         "pace": pace,
         "tables": options.tables,
@@ -500,9 +548,19 @@ def _run_report(
         "latency_ms": summary_ms(seen["latencies"]),
         "messages_per_second": round(seen["received"] / seconds),
         "server_cpu_percent": None if cpu is None else round(100 * cpu / seconds, 1),
+        # What a reveal costs the server, whatever the pace: its CPU over the window, per reveal and per message
+        # the phones received (every message the server sent them).
+        "server_cpu_ms_per_reveal": None
+        if cpu is None or not seen["reveals"]
+        else round(1000 * cpu / seen["reveals"], 3),
+        "server_cpu_us_per_message": None
+        if cpu is None or not seen["received"]
+        else round(1_000_000 * cpu / seen["received"], 2),
+        "messages_per_reveal": None if not seen["reveals"] else round(seen["received"] / seen["reveals"], 1),
+        "generator_bound": generator > GENERATOR_BOUND,
         "server_rss_mb": None if rss is None else round(rss / 1024, 1),
         "rss_per_table_kb": None if rss is None or idle_rss is None else round((rss - idle_rss) / options.tables, 1),
-        "client_cpu_percent": round(100 * seen["cpu"] / seconds, 1),
+        "client_cpu_percent": generator,
         "client_loop_lag_ms": summary_ms(seen["lags"]),
         "other_cpu_percent": None if other is None else round(100 * other / seconds, 1),
         "throttled_sends": seen["throttled"],
@@ -533,7 +591,7 @@ def print_report(result: dict[str, Any]) -> None:
     kind = result["server"].get("kind", "gemtable")
     table = Table(
         title=f"{kind}: {settings['tables']} tables x {settings['players']} phones",
-        caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores",
+        caption=f"{result['date']}, Python {result['python']}, {result['cpus']} cores, phones: {result['generator']}",
     )
     table.add_column("")
     for pace in runs:
@@ -547,6 +605,9 @@ def print_report(result: dict[str, Any]) -> None:
         ("latency max", lambda r: show(r["latency_ms"]["max"], " ms")),
         ("reveals measured", lambda r: show(r["latency_ms"]["samples"])),
         ("server CPU (one core)", lambda r: show(r["server_cpu_percent"], " %")),
+        ("server CPU per reveal", lambda r: show(r["server_cpu_ms_per_reveal"], " ms")),
+        ("server CPU per message", lambda r: show(r["server_cpu_us_per_message"], " µs")),
+        ("messages per reveal", lambda r: show(r["messages_per_reveal"])),
         ("server RSS", lambda r: show(r["server_rss_mb"], " MB")),
         ("server RSS per table", lambda r: show(r["rss_per_table_kb"], " KB")),
         ("messages to phones per s", lambda r: show(r["messages_per_second"])),
@@ -582,6 +643,12 @@ def print_report(result: dict[str, Any]) -> None:
                 f"[yellow]{pace}: other programs used {run['other_cpu_percent']} % of a core during "
                 "the measurement: these figures are not of a quiet machine.[/yellow]"
             )
+        if run["generator_bound"]:
+            console.print(
+                f"[yellow]{pace}: the load generator used {run['client_cpu_percent']} % of its core (over "
+                f"{GENERATOR_BOUND:g} %): the phones, not the server, may be what limits this run's reveals per "
+                "second; the server's CPU per reveal is still its own.[/yellow]"
+            )
         if run["errors"]:
             console.print(f"[red]{pace}: {run['errors']} errors: {run['error_codes']}[/red]")
         if pace == INSTANT and run["throttled_sends"]:
@@ -602,6 +669,8 @@ def print_ratios(result: dict[str, Any]) -> None:
     for pace in ratios:
         table.add_column(f"{pace} pace", justify="right")
     for key, label in (
+        ("server_cpu_per_reveal", "server CPU per reveal"),
+        ("server_cpu_per_message", "server CPU per message"),
         ("reveals_per_second", "reveals per second"),
         ("latency_p50", "latency p50"),
         ("latency_p99", "latency p99"),
@@ -609,7 +678,11 @@ def print_ratios(result: dict[str, Any]) -> None:
         ("rss_per_table", "RSS per table"),
     ):
         table.add_row(label, *("-" if r[key] is None else f"{r[key]:.2f}" for r in ratios.values()))
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for pace, r in ratios.items():
+        if r["reveals_per_second_refused"]:
+            console.print(f"{pace}: reveals per second {r['reveals_per_second_refused']}.")
 
 
 __all__ = ["Options", "add_arguments", "print_ratios", "run_bench"]

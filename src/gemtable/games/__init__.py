@@ -105,22 +105,62 @@ def default_game() -> str:
 
 
 def replay(record: GameRecord) -> GameState:
-    """Rebuild a game from its record by applying every input in order (``["end"]``: ended early)."""
+    """Rebuild a game from its record by applying every input in order (``["end"]``: ended early).
+
+    A record can come from anywhere: whatever in it cannot be replayed (a malformed input, rules of the wrong
+    shape) is a :class:`BadRecord` naming the input, never another exception."""
     game = find_game(record.game)
-    state = game.new(record.rules, record.seats, record.seed, record.script)
+    try:
+        state = game.new(record.rules, record.seats, record.seed, record.script)
+    except GameError as exc:
+        raise BadRecord(f"its rules or script do not make a game: {exc}") from exc
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+        raise BadRecord(f"its rules or script do not make a game ({type(exc).__name__})") from exc
     for step, item in enumerate(record.inputs):
         try:
             if item == ["end"]:
                 state.end()
-            elif isinstance(item, list) and len(item) == 2 and item[0] == "round":
-                state.start_round([int(s) for s in item[1]])
-            elif isinstance(item, list) and len(item) == 2:
-                state.apply(int(item[0]), str(item[1]))
+            elif _is_roster(item):
+                state.start_round(list(item[1]))
+            elif _is_move(item):
+                state.apply(item[0], item[1])
             else:
-                raise BadRecord(f"input {step} is neither a round nor a move: {item!r}")
+                raise BadRecord(f"input {step} is neither a round nor a move: {_short(item)}")
+        except BadRecord:
+            raise
         except GameError as exc:
-            raise BadRecord(f"input {step} ({item!r}) does not replay: {exc}") from exc
+            raise BadRecord(f"input {step} ({_short(item)}) does not replay: {exc}") from exc
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            raise BadRecord(f"input {step} ({_short(item)}) does not replay ({type(exc).__name__})") from exc
     return state
+
+
+def _is_roster(item: object) -> bool:
+    """``["round", [seat, ...]]``."""
+    return (
+        isinstance(item, list)
+        and len(item) == 2
+        and item[0] == "round"
+        and isinstance(item[1], list)
+        and all(isinstance(seat, int) and not isinstance(seat, bool) for seat in item[1])
+    )
+
+
+def _is_move(item: object) -> bool:
+    """``[seat, move]``."""
+    return (
+        isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], int)
+        and not isinstance(item[0], bool)
+        and isinstance(item[1], str)
+    )
+
+
+def _short(item: object) -> str:
+    """An input as a reason can quote it: on one line, never more than 60 characters."""
+    text = repr(item)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 __all__ = [

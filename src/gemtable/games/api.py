@@ -73,6 +73,14 @@ class BadRecord(GameError):
     """A game record that cannot be replayed."""
 
 
+MAX_SEATS = 64
+"""More seats than any game has: a record naming more is not one of ours."""
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @runtime_checkable
 class SeatView(Protocol):
     """What one seat (or a spectator, seat None) may see of a game."""
@@ -157,7 +165,11 @@ class Probes(Protocol):
     """What the load, soak and fuzz tools need of a game beyond its API: a module of the game's folder, named by
     its manifest (``probes``).  Each function reads a seat's view as the wire carries it (``view(seat).to_json()``,
     the ``state`` of a table's view), so a bot phone can use it, and the game's state only for ``invariants``.
-    The conformance suite holds every game's probes to what is written here."""
+    The conformance suite holds every game's probes to what is written here.
+
+    A probes module may also name, in ``NODE_MOVE``, a JavaScript module beside it whose ``honestMove(view,
+    moves, random, eager)`` makes the same choice: ``gemtable bench server --generator node`` plays the game's
+    phones with it (optional: a game without one is played by the Python generator only)."""
 
     def honest_move(self, view: JSON, moves: Sequence[Move], rng: random.Random, eager: bool) -> Move:
         """One of ``moves``, as a person at this view might choose (``eager``: the one that keeps the game going
@@ -217,21 +229,24 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: JSON) -> GameRecord:
+        """A record read from anywhere (a file, the store): every field checked for its type, so that what
+        cannot be replayed is a :class:`BadRecord` with a one-line reason, never another exception."""
         if not isinstance(data, dict):
             raise BadRecord("a game record is a JSON object")
-        try:
-            inputs = data.get("inputs", [])
-            if not isinstance(inputs, list):
-                raise BadRecord("inputs must be a list")
-            return cls(
-                game=str(data["game"]),
-                rules=data["rules"],
-                seats=int(data["seats"]),
-                seed=int(data["seed"]),
-                script=data.get("script"),
-                inputs=list(inputs),
-                scores=data.get("scores"),
-                winners=data.get("winners"),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadRecord(f"not a game record: {exc}") from exc
+        missing = [key for key in ("game", "rules", "seats", "seed") if key not in data]
+        if missing:
+            raise BadRecord(f"not a game record: it has no {', '.join(missing)}")
+        game, seats, seed, inputs = data["game"], data["seats"], data["seed"], data.get("inputs", [])
+        scores, winners = data.get("scores"), data.get("winners")
+        if not isinstance(game, str):
+            raise BadRecord("not a game record: game must be a name")
+        if not _whole(seats) or not 1 <= seats <= MAX_SEATS:
+            raise BadRecord(f"not a game record: seats must be a whole number from 1 to {MAX_SEATS}")
+        if not _whole(seed) or not 0 <= seed < 2**64:
+            raise BadRecord("not a game record: seed must be a whole number from 0 to 2**64 - 1")
+        if not isinstance(inputs, list):
+            raise BadRecord("not a game record: inputs must be a list")
+        for name, value in (("scores", scores), ("winners", winners)):
+            if value is not None and not (isinstance(value, list) and all(_whole(v) for v in value)):
+                raise BadRecord(f"not a game record: {name} must be a list of whole numbers")
+        return cls(game, data["rules"], seats, seed, data.get("script"), list(inputs), scores, winners)

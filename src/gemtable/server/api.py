@@ -17,6 +17,7 @@ from gemtable.games import manifests
 from gemtable.server import protocol as p
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import address_key
+from gemtable.server.origin import from_another_site
 from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
@@ -83,6 +84,8 @@ class Api:
     async def table_qr(self, request: Request) -> Response:
         """The join QR code of an existing table, made once: an unknown code is a 404 that draws from
         the same per-address limit as any other lookup of a code."""
+        if refused := self._cross_site(request):
+            return refused
         code = normal_code(request.path_params["code"])
         if not self.hub.lookups.peek(_address(request)):  # out of tries: refused even for a code in the cache
             return _error("slow-down", "too many tries; wait a minute before trying another code", 429)
@@ -97,6 +100,8 @@ class Api:
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     async def game_record(self, request: Request) -> Response:
+        if refused := self._cross_site(request):
+            return refused
         code = normal_code(request.path_params["code"])
         try:
             number = int(request.path_params["number"])
@@ -106,13 +111,17 @@ class Api:
             return _error("no-record", "no finished game with that number at that table", 404)
         address = _address(request)
         try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
-            self.hub.may_look_up(address)
-            record = await self.store.record(code, number)
-            self.hub.looked_up(address, record is not None)
+            self.hub.spend_try(address)
         except TableError as exc:
-            if exc.code == "slow-down":
-                return _error(exc.code, exc.message, 429)
+            return _error(exc.code, exc.message, 429)
+        try:
+            record = await self.store.record(code, number)
+        except BaseException:
+            self.hub.refund_try(address)
+            raise
+        if record is None:
             return _error("no-record", "no finished game with that number at that table", 404)
+        self.hub.refund_try(address)
         return JSONResponse(record)
 
     async def catalogue(self, request: Request) -> Response:
@@ -141,7 +150,17 @@ class Api:
             }
         )
 
+    def _cross_site(self, request: Request) -> Response | None:
+        """A lookup of a code made by another site's page (an ``<img>`` of a QR code, say) is refused before it
+        is looked up: it would spend the guessing tries of the guest whose browser it runs in, and lock
+        their own phone out (``origin.from_another_site``)."""
+        if from_another_site(request.headers, self.site):
+            return _error("cross-origin", "another site's page may not look tables up here; open the table's link", 403)
+        return None
+
     async def _lookup(self, request: Request) -> Any:
+        if refused := self._cross_site(request):
+            return refused
         try:
             return await self.hub.find(_address(request), request.path_params["code"])
         except TableError as exc:

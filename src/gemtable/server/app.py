@@ -60,7 +60,7 @@ def create_app(
 
     app = Starlette(routes=[*pages.routes(), *Api(hub, store, site).routes()], lifespan=lifespan)
     app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.hosts), www_redirect=False)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.host_headers), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     phones = Phones(hub)
 
@@ -68,7 +68,9 @@ def create_app(
         await phones.serve(WebSocket(scope, receive, send))
 
     # The same Host and Origin checks in front of the phones' endpoint as in front of everything else.
-    checked = TrustedHostMiddleware(SameOrigin(endpoint, site), allowed_hosts=list(site.hosts), www_redirect=False)
+    checked = TrustedHostMiddleware(
+        SameOrigin(endpoint, site), allowed_hosts=list(site.host_headers), www_redirect=False
+    )
     app.add_middleware(PhonesFirst, phones=checked)
     app.state.hub = hub
     app.state.site = site

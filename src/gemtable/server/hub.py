@@ -263,27 +263,46 @@ class Hub:
         else:
             await self._command(conn, message)
 
-    async def find(self, address: str, code: str) -> Local:
+    async def find(self, address: str, code: str, token: str | None = None) -> Local:
         """The table ``code``, for someone at ``address``: every route that takes a code comes here (or to
-        :meth:`looked_up`), so guessing codes draws from one limit per address, whichever way it is tried."""
-        self.may_look_up(address)
-        local = await self.open(code) if normal_code(code) else None
-        self.looked_up(address, local is not None)
-        assert local is not None
+        :meth:`spend_try`), so guessing codes draws from one limit per address, whichever way it is tried.
+
+        With ``token`` (a seat token's hash, from a ``hello``), the table is looked at first: a token that this
+        table issued (a seat there, or one the host removed or banned, who is then told so) cannot have been
+        guessed (192 bits), so it spends no try and is never refused by the limit — a phone that dropped always
+        gets back to its chair, whatever else its address (or another site's page in its browser) tried.  Any
+        other token is an ordinary lookup, refused past the tries like one, so that a made-up token cannot tell
+        whether a code exists."""
+        if token is not None:
+            local = await self.open(code) if normal_code(code) else None
+            if local is not None and _issued_here(local.table, token):
+                return local
+            self.spend_try(address)
+        else:
+            self.spend_try(address)
+            try:
+                local = await self.open(code) if normal_code(code) else None
+            except BaseException:
+                self.refund_try(address)  # not a miss: the store failed (its error goes on)
+                raise
+        if local is None:
+            raise TableError("no-table", "there is no table with that code")
+        self.refund_try(address)
         return local
 
-    def may_look_up(self, address: str) -> None:
-        if not self.lookups.peek(address):
+    def spend_try(self, address: str) -> None:
+        """Take one of ``address``'s tries *before* anything is awaited (:meth:`refund_try` gives it back on
+        a hit): a check and a take on either side of an ``await`` let concurrent guesses through unchecked
+        (in a cluster, ``RedisStore.exists`` is a round trip)."""
+        if not self.lookups.allow(address):
             raise TableError("slow-down", "too many tries; wait a minute before trying another code")
 
-    def looked_up(self, address: str, found: bool) -> None:
-        """A miss (an unknown code) draws from the address's tries."""
-        if not found:
-            self.lookups.allow(address)
-            raise TableError("no-table", "there is no table with that code")
+    def refund_try(self, address: str) -> None:
+        """A hit (a code that exists): the try it took is given back; only misses draw from the tries."""
+        self.lookups.give_back(address)
 
-    async def _find(self, conn: Conn, code: str) -> Local:
-        return await self.find(conn.address, code)
+    async def _find(self, conn: Conn, code: str, token: str | None = None) -> Local:
+        return await self.find(conn.address, code, token)
 
     async def _unbind(self, conn: Conn) -> None:
         local = self.node.tables.get(conn.code or "")
@@ -316,9 +335,9 @@ class Hub:
         await self.node.publish_kick(local, pid, conn)
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
-        local = await self._find(conn, message.code)
-        table = local.table
         token = hash_token(message.token) if message.token else None
+        local = await self._find(conn, message.code, token)
+        table = local.table
         if table.banned(token=token, origin=self.origin(local.code, conn.address)):
             raise TableError("banned", "the host has banned you from this table")
         person = table.by_token(token) if token else None
@@ -388,6 +407,11 @@ class Hub:
         conn.person = None
         conn.synced = False
         room.onlookers.add(conn)
+
+
+def _issued_here(table: Table, token: str) -> bool:
+    """Whether ``table`` gave out this seat token (hashed): a seat there now, or a removed or banned one."""
+    return table.by_token(token) is not None or token in table.removed or table.banned(token=token)
 
 
 def _command(message: p.ClientMessage, pid: int) -> ops.Command:

@@ -65,15 +65,32 @@ class Limits:
 
 
 LOCAL_PROXIES = frozenset({"127.0.0.1", "::1"})
-"""Where a reverse proxy on this host connects from (uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1): it
-speaks for many phones at once, so the limits that count people or unfinished requests per address do not
-count it (the phones behind a proxy that forwards their addresses are counted by those)."""
+"""Where a reverse proxy on this host connects from (uvicorn trusts ``X-Forwarded-For`` from both, by its
+default ``FORWARDED_ALLOW_IPS``): it speaks for many phones at once, so the limits that count people or
+unfinished requests per address do not count it (the phones behind a proxy that forwards their addresses
+are counted by those).  :func:`address_key` keeps these as they are, so ``key in LOCAL_PROXIES`` is the
+test everywhere."""
+
+HOST_NETWORKS = tuple(
+    ipaddress.IPv6Network(net)
+    for net in (
+        "::1/128",  # loopback
+        "fe80::/10",  # link-local: on a party's Wi-Fi every phone is in the same fe80::/64
+        "fc00::/7",  # unique local addresses (a home router's own prefix)
+        "fec0::/10",  # site-local (deprecated, still met)
+    )
+)
+"""IPv6 networks counted one address at a time: on a LAN, a /64 is the whole party, not one household."""
 
 
 def address_key(host: str) -> str:
-    """What the limits per address count by: the IPv4 address; for IPv6 its /64 network, since any
-    host on a network may take as many of its 2**64 addresses as it likes (an IPv4-mapped IPv6
-    address counts as its IPv4 address)."""
+    """What the limits per address count by: the IPv4 address; an IPv6 address on a local network
+    (loopback, link-local, unique local: :data:`HOST_NETWORKS`) as itself; any other (global) IPv6
+    address by its /64 network, since any host on a network may take as many of its 2**64 addresses as it
+    likes.  An IPv4-mapped IPv6 address counts as its IPv4 address.  A local proxy's address
+    (:data:`LOCAL_PROXIES`) is compared before any grouping and kept as it is."""
+    if host in LOCAL_PROXIES:
+        return host
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
@@ -81,8 +98,11 @@ def address_key(host: str) -> str:
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
-        return f"{ipaddress.IPv6Network((ip, 64), strict=False).network_address}/64"
-    return host
+        bare = ipaddress.IPv6Address(ip.packed)  # without a zone (``%eth0``): the same host on any link
+        if any(bare in net for net in HOST_NETWORKS):
+            return str(bare)
+        return f"{ipaddress.IPv6Network((bare, 64), strict=False).network_address}/64"
+    return str(ip)
 
 
 @dataclass
@@ -101,6 +121,12 @@ class AddressLimiter:
         if len(self.buckets) > self.keep:
             del self.buckets[next(iter(self.buckets))]
         return bucket.take(self.clock(), cost)
+
+    def give_back(self, address: str, cost: float = 1.0) -> None:
+        """What :meth:`allow` took, returned (up to the burst): the request turned out not to count."""
+        bucket = self.buckets.get(address)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + cost)
 
     def peek(self, address: str) -> bool:
         """Whether one more would be allowed, without taking it."""

@@ -17,6 +17,7 @@ the limits per address are what hold it back.  ``POST /api/tables`` also require
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -52,6 +53,28 @@ class SameOrigin:
             await send({"type": "http.response.body", "body": body.encode()})
 
 
+FOREIGN_FETCH_SITES = frozenset({"cross-site", "same-site"})
+"""``Sec-Fetch-Site`` values of a request another site's page made (``same-site`` is another port of the same
+host, or another name of its domain: another program's pages).  ``same-origin`` is ours; ``none`` a user who
+typed or pasted the address."""
+
+
+def from_another_site(headers: Mapping[str, str], site: Site) -> bool:
+    """Whether a ``GET`` was made by another site's page: an ``<img src>`` or ``fetch`` that looks a table code
+    up (its QR code, its summary, a record) through a guest's browser, which would spend that guest's
+    address's tries at guessing codes.  Browsers say so in ``Sec-Fetch-Site`` (every browser since 2023) and,
+    unless told not to, in ``Referer``; a ``fetch`` sends ``Origin`` too.  Our own pages send ``same-origin``,
+    and no ``Referer`` (``Referrer-Policy: no-referrer``); a request that says none of these (a program, an
+    older browser, a link typed in) is not refused here — the tries per address hold it back."""
+    if headers.get("sec-fetch-site", "").strip().lower() in FOREIGN_FETCH_SITES:
+        return True
+    for name in ("origin", "referer"):
+        value = headers.get(name)
+        if value is not None and not site.allows_origin(value):
+            return True
+    return False
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", []):
         if key == name:
@@ -59,4 +82,4 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-__all__ = ["SameOrigin"]
+__all__ = ["FOREIGN_FETCH_SITES", "SameOrigin", "from_another_site"]

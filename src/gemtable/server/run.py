@@ -130,8 +130,15 @@ def serve(args: argparse.Namespace) -> int:
     if redis_url:
         from gemtable.bus.redis import RedisBus
         from gemtable.store.redis import RedisStore
+        from gemtable.store.redis_access import RedisAccessError, check, redacted
 
-        store, bus, node_id, where = RedisStore(redis_url), RedisBus(redis_url), None, f"cluster node on {redis_url}"
+        try:
+            for warning in check(redis_url):
+                print(f"gemtable: warning: {warning}", file=sys.stderr, flush=True)
+        except RedisAccessError as exc:
+            raise SystemExit(f"gemtable: {exc}") from None
+        store, bus, node_id = RedisStore(redis_url), RedisBus(redis_url), None
+        where = f"cluster node on {redacted(redis_url)}"
         lease = 3.0
     else:
         folder = data_folder(args)

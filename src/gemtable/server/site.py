@@ -315,6 +315,13 @@ class Site:
     def allows_host(self, host: str) -> bool:
         return host.lower().strip("[]") in self.hosts
 
+    @property
+    def host_headers(self) -> tuple[str, ...]:
+        """The hosts a ``Host`` header may name, as it names them (without the port): every one of
+        :attr:`hosts`, an IPv6 literal in brackets (``Host: [::1]:8000``, as a phone that reached the server
+        by its IPv6 address sends it)."""
+        return tuple(_bracket(host) for host in self.hosts)
+
     def allows_origin(self, origin: str) -> bool:
         """Whether an ``Origin`` header names this server: one of :attr:`origins`, exactly (scheme, host and
         port; ``null`` never)."""

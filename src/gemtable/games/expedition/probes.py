@@ -12,6 +12,9 @@ from gemtable.games.api import Decision, GameState, Move
 from gemtable.games.expedition.moves import CAMP, DEEPER
 from gemtable.games.expedition.state import ExpeditionState
 
+NODE_MOVE = "honest_move.mjs"
+"""The same move in JavaScript, for the benchmark's Node generator (``gemtable.bench.node``)."""
+
 
 def honest_move(view: Any, moves: Sequence[Move], rng: random.Random, eager: bool) -> Move:
     """Deeper four times in five while the path is short, about half the time once it holds five cards or more;
