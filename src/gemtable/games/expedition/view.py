@@ -6,7 +6,8 @@ copy), and the server sends ``to_json()`` to a phone.
 
 Public, as at the table: the path and its loose gems, the hazards seen, which
 cards left the game, how many cards are left, who is inside, what everyone
-carries and which relics they hold.  Secret: the order of the deck (a view
+carries and which relics they hold, and what each took out of this cave
+(``banked``: every walk-out is told to everyone).  Secret: the order of the deck (a view
 knows only which cards are still unseen, never their order), and every chest
 but the viewer's own until the game is over.  Pending choices are not in the
 engine's view at all: the table keeps them until the reveal.
@@ -135,6 +136,7 @@ class ExpeditionView:
             "status": status,
             "played": state.played[seat],
             "carried": state.carried[seat],
+            "banked": state.banked[seat],
             "relics": list(state.relics_held[seat]),
             "chest": state.chest[seat] if mine else None,
             "chest_by_cave": [scores[seat] for scores in state.chest_by_cave] if mine else None,

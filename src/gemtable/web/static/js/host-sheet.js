@@ -5,12 +5,14 @@
 // stand-in host is not offered to remove the role's owner).
 
 import { h, $, put } from './dom.js';
-import { t, personName } from './i18n.js';
+import { t, loadTexts, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
 
-const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
+await loadTexts('host');  // the sheet's words (i18n/host.LANG.json): a guest's phone never loads them
+
+const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
 const isHost = (table) => Boolean(table.me && table.me.host);
 
 function sheet() {
@@ -142,6 +144,11 @@ function settingsView(app) {
   const seconds = h('select', { id: 'set-seconds' }, secondsOptions(game, s.seconds));
   seconds.value = String(s.seconds);
   const turns = game.dynamics === 'turns';
+  // The reveal's beat (a simultaneous game): how long everyone's choice stays on every screen before play goes on.
+  const beat = turns ? null : h('select', { id: 'set-beat' },
+    [...new Set([0, 1, 2, 3, 4, 5, 6, 8, 10, s.beat ?? 0])].sort((x, y) => x - y)
+      .map((n) => h('option', { value: n, text: t('clock.secs', { n }) })));
+  if (beat) beat.value = String(s.beat ?? 0);
   const clock = turns ? h('label', { class: 'check' },
     h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
     h('span', { text: t('opt.turn_clock') })) : null;
@@ -150,6 +157,7 @@ function settingsView(app) {
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
     options, clock,
     h('label', { for: 'set-seconds', text: t(turns ? 'start.seconds_turn' : 'start.seconds') }), seconds,
+    beat ? [h('label', { for: 'set-beat', text: t('host.beat') }), beat, h('p', { class: 'hint', text: t('host.beat_hint') })] : null,
     h('p', { class: 'hint', text: t('host.settings_hint') }),
     h('div', { class: 'row wrap end' },
       button(t('host.cancel'), 'ghost', () => open(app, 'tools')),
@@ -165,6 +173,7 @@ function settingsView(app) {
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
     if (turns) message.turn_clock = $('#set-clock', form).checked;
+    else message.beat = Number(beat.value);
     app.ui.send(message);
     close();
   });

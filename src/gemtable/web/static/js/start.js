@@ -1,7 +1,7 @@
 // The start page: join a table by its code, or create one.
 
 import { h, $, put, show } from './dom.js';
-import { t, has, initLang, langSwitch, onLang } from './i18n.js';
+import { t, has, applyStatic, initLang, langSwitch, loadTexts, onLang } from './i18n.js';
 import { serverInfo } from './qr.js';
 import { games as catalogue } from './catalogue.js';
 import { optionInput, optionValue, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
@@ -134,6 +134,8 @@ async function phonesNote() {
 
 async function main() {
   await initLang();
+  await loadTexts('start');  // the start page's own words (i18n/start.LANG.json: a phone at a table never loads them)
+  applyStatic();
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => { fillGames(); phonesNote(); });
   phonesNote();
