@@ -1,4 +1,4 @@
-"""``python -m tools soak|fuzz``: the testing tools, from the repository (see ``tools/__init__.py``)."""
+"""``python -m tools soak|fuzz|hello_flood``: the testing tools, from the repository (see ``tools/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tools import soak
+from tools import hello_flood, soak
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools", description="The tools that test gemtable.")
-    soak.add_arguments(parser.add_subparsers(metavar="TOOL"))  # soak, and fuzz
+    kinds = parser.add_subparsers(metavar="TOOL")
+    soak.add_arguments(kinds)  # soak, and fuzz
+    hello_flood.add_arguments(kinds)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -33,12 +33,15 @@ from typing import Any
 import pytest
 
 from gemtable.client import Client
+from gemtable.server.limits import Limits
 from tests.security.conftest import clean_log
 from tests.server.harness import ServerProcess
 from tests.server.test_game_flow import run
 from tools.oracles import normal_view, rebuilt_views, view_problems
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
+PACE = Limits().broadcast_seconds + 0.02
+"""A table's pacer sends what it held back by then."""
 REST = [["4", "snakes", "snakes"]] * 4
 # Two decks that differ only in the order of cards not yet turned: the 3rd card of the first cave.
 DECK_A = [["5", "7", "11", "spiders", "13", "spiders"], *REST]
@@ -87,9 +90,11 @@ class Room:
 
     async def settle(self, actor: Client | None = None) -> None:
         """Wait until the actor's last message has been handled, then until everyone has what it caused
-        (a pong comes after everything queued for that phone before it)."""
+        (a pong comes after everything queued for that phone before it, and a ping that arrives once the
+        table's pacer was due to send what it held back is answered after that: ``gemtable.server.pacing``)."""
         if actor is not None:
             await ping(actor)
+        await asyncio.sleep(PACE)
         await asyncio.gather(*(ping(c) for c in self.everyone if c is not actor))
 
     async def act(self, who: int, message: dict[str, Any]) -> None:
@@ -306,8 +311,10 @@ def test_at_the_deadline_the_reveal_comes_on_time_whatever_was_chosen(scripted: 
 
     async def room_with(moves: list[str]) -> tuple[float, int]:
         room = await Room(scripted, DECK_A, seconds=1.5).open()
-        await room.start()
-        opened = time.monotonic()
+        await room.players[0].send({"type": "start"})
+        await room.spectator.until(lambda s: s["phase"] == "playing")
+        opened = time.monotonic()  # (when the decision opened: room.start's settling takes a while)
+        await room.wait_all(lambda s: s["phase"] == "playing")
         seen = len(room.spectator.frames)
         for who, move in enumerate(moves):
             await room.choose(who, move)

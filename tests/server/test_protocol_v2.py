@@ -13,19 +13,27 @@ import websockets
 
 from gemtable.client import Client
 from gemtable.server import protocol as p
+from gemtable.server.limits import Limits
 from tests.server.harness import ServerProcess
 from tests.server.test_game_flow import run
 from tests.server.test_table_life import LONG, person
 
+PACE = Limits().broadcast_seconds + 0.02
+"""A table's pacer sends what it held back by then (``gemtable.server.pacing``)."""
+
 
 async def settle(*clients: Client) -> None:
-    """Until each client has everything sent to it so far (a pong comes after what was queued before it)."""
+    """Until each client has everything sent to it so far: what they sent before is handled (a pong comes after
+    what was queued before it), then what the table's pacer held back has gone out (a ping that arrives after
+    the held broadcast was due is answered after it)."""
 
     async def one(client: Client) -> None:
         pongs = sum('"pong"' in f for f in client.frames)
         await client.send(p.Ping())
         await client._wait(lambda: sum('"pong"' in f for f in client.frames) > pongs, 10)
 
+    await asyncio.gather(*(one(c) for c in clients))
+    await asyncio.sleep(PACE)
     await asyncio.gather(*(one(c) for c in clients))
 
 

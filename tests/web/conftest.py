@@ -82,8 +82,14 @@ class Browser:
         )
         return self._page(label, context)
 
-    def tv(self, label: str = "tv") -> Any:
-        context = self._context(viewport=TV, locale="en-GB", base_url=self.base)
+    def sized(self, label: str, locale: str = "en-GB", **context: Any) -> Any:
+        """A phone (touch) with the context's ``viewport`` and ``device_scale_factor`` given."""
+        return self._page(
+            label, self._context(is_mobile=True, has_touch=True, locale=locale, base_url=self.base, **context)
+        )
+
+    def tv(self, label: str = "tv", locale: str = "en-GB") -> Any:
+        context = self._context(viewport=TV, locale=locale, base_url=self.base)
         return self._page(label, context)
 
     def desktop(self, label: str, locale: str = "en-GB") -> Any:

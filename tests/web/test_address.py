@@ -48,7 +48,8 @@ def test_a_host_on_localhost_hands_out_the_public_url(chromium: Any, public_serv
                 assert el.text_content() in ("", link)
             page.locator("#invite-btn").click()
             expect(page.locator("#invite-link")).to_have_value(link)
-            assert page.locator("#invite-tv").get_attribute("href") == f"{link}/tv"
+            page.locator("#invite-tv").click()
+            expect(page.locator("#tv-how")).to_contain_text(f"{public}/tv")  # the public address, not localhost
             src = page.locator("#invite-qr img").get_attribute("src")
             assert src is not None
             assert page.request.get(src).body() == qr_svg(link)  # the QR code names the public link

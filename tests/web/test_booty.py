@@ -175,7 +175,7 @@ def test_three_phones_and_a_tv_play_booty_hunter_by_tapping(server: ServerProces
     winners = [final["names"][str(seat)] for seat in final["winners"]]
     win_text = f"{winners[0]} wins!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
     for page in (*phones, tv):
-        expect(page.locator(".bh-count h2")).to_have_text("The count")
+        expect(page.locator(".bh-count .results-title")).to_have_text("The count")
     expect(ann.locator(".bh-results [data-marker='black']").first).to_be_attached(timeout=5000)
     expect(ann.locator(".bh-results .bh-ring")).to_have_count(1)
     expect(ann.locator(".bh-step")).to_contain_text(re.compile(r"Diamond \d of \d"))
@@ -256,7 +256,8 @@ def test_the_start_page_sets_up_booty_hunter(server: ServerProcess, browser: Bro
     page.locator("#game").select_option("expedition")
     expect(page.locator("#seconds-label")).to_have_text("Seconds per decision")
     expect(page.locator("#seconds")).to_have_value("10")
-    expect(page.locator("#clock-options")).to_be_hidden()
+    expect(page.locator("#clock-options")).to_contain_text("Decision clock")  # the expedition's: on by default
+    expect(page.locator("#opt-clock")).to_be_checked()
     expect(page.locator("#opt-relics")).to_be_checked()
     expect(page.locator("#opt-touching")).to_have_count(0)
 

@@ -124,7 +124,7 @@ def test_relic_collapse_time_out_and_the_final_reveal(server: ServerProcess, bro
     ann.wait_for_timeout(100)
     assert ann.evaluate("scrollY") > 0
     ann.locator("#again").click()
-    expect(ann.locator("h2.cave-title")).to_have_text("Cave 1 of 2")
+    expect(ann.locator(".cave-title")).to_have_text("Cave 1 of 2")
     ann.wait_for_timeout(300)
     assert in_view(ann, "#game .path li"), "the new cave's first card is out of view"
     assert in_view(ann, "#game .cave-title"), ann.evaluate("scrollY")

@@ -69,7 +69,7 @@ STAGE = [
     "#clock",
     "#clock-num",
     "#corner-qr .qr",
-    "#results h2",
+    "#results .results-title",
     "#results table.scores tr",
     "#results .chart",
     "#lobby-qr .qr",

@@ -17,6 +17,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from tests.server.harness import ServerProcess
+from tests.web.a11y import check_page, webdriver_run
 from tests.web.conftest import ROOM_HOST, SHOTS, room_base
 from tests.web.qr_decode import read_qr
 from tests.web.room_proxy import RoomProxy
@@ -72,6 +73,12 @@ def shot(page: Page, name: str) -> None:
     page.driver.save_screenshot(str(SHOTS / f"webkit-{name}.png"))
 
 
+def accessible(page: Page, where: str, phone: bool = True) -> None:
+    """axe-core and the hand checks of a11y.py, in WebKit."""
+    problems = check_page(webdriver_run(page.driver), f"webkit {where}", phone)
+    assert not problems, "\n".join(problems)
+
+
 def qr_text(page: Page, css: str) -> list[str]:
     """The QR code of the element, read from WebKit's own screenshot of the page.
 
@@ -115,6 +122,7 @@ def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, w
     ann.goto(f"/t/{code}")
     ann.wait_visible("#join-name")
     shot(ann, "phone-01-name-prompt")
+    accessible(ann, "name prompt")
     join(ann, code, "Ann")
     assert ann.driver.current_url == link
     apis = ann.js(
@@ -129,6 +137,7 @@ def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, w
     ann.wait_visible("#lobby-qr .qr")
     assert qr_text(ann, "#lobby-qr .qr") == [link]
     shot(ann, "phone-02-lobby-host")
+    accessible(ann, "lobby (host)")
 
     ann.tap("#invite-btn")
     ann.wait_visible("#invite .qr")
@@ -183,6 +192,7 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     time.sleep(3)  # longer than the file: it loops by seeking back
     assert ann.js(PLAYING)
     shot(ann, "phone-03-chosen")
+    accessible(ann, "chosen")
     # Bob reloads in the middle of the decision: same seat, same cave.
     bob.wait_text("main", "has chosen")
     bob.reload()
@@ -194,7 +204,9 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
         page.wait_text("main", "Everyone went deeper.")
         page.wait_text("main", "Another Spiders collapses the cave!")
     shot(bob, "phone-04-hazard")
+    accessible(bob, "a hazard")
     shot(tv, "tv-03-cave")
+    accessible(tv, "TV in a cave", phone=False)
 
     ann.tap("#move-camp")
     bob.tap("#move-deeper")
@@ -210,6 +222,7 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     state = "const v = document.querySelector('video.keep-awake'); return [document.body.dataset.phase, v.paused]"
     ann.until(lambda: not ann.js(PLAYING), f"the keep-awake video to stop after the game (then: {ann.js(state)})")
     shot(ann, "phone-08-results")
+    accessible(ann, "results")
     shot(tv, "tv-05-results")
 
 
@@ -226,6 +239,7 @@ def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) ->
     sam.wait_text(".bh-round", "Round 1 of 12 · 0 tiles placed · 9 tiles in the bag")
     sam.until(lambda: sam.count(".bh-spot") == 1, "one spot for the first tile")
     shot(sam, "booty-phone-02-my-turn")
+    accessible(sam, "Booty Hunter, my turn")
     # Rotate (the first tile fits its one spot any way round), pick the spot, change nothing, place it.
     label = "return document.querySelector('.bh-mine svg').getAttribute('aria-label')"
     before = sam.js(label)
@@ -237,6 +251,7 @@ def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) ->
     sam.until(lambda: sam.count(".bh-board .bh-ghost") == 1, "the tile shown on the spot")
     sam.until(lambda: sam.find(".bh-place").is_enabled(), "Place to be enabled")
     shot(sam, "booty-phone-04-spot-chosen")
+    accessible(sam, "Booty Hunter, a spot chosen")
     sam.tap(".bh-place")
     # The bots answer (one tile is set aside as fitting nowhere); it is Sam's turn again.
     sam.wait_text(".bh-placed", "tiles placed", timeout=15)

@@ -241,10 +241,11 @@ h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px}
 .meta{color:#555}.verdict{padding:10px 14px;border-radius:8px;margin:14px 0}
 .yes{background:#e3f3e6}.no{background:#fbe9d9}
 section{background:#fff;border-radius:10px;padding:12px 16px;margin:14px 0;box-shadow:0 1px 3px #0002;overflow-x:auto}
+section:focus-visible{outline:3px solid #b06d00;outline-offset:2px}
 .chart text{font:12px system-ui,sans-serif;fill:#333}.chart .title{font-weight:600;font-size:14px}
 .chart .name{text-anchor:end}.chart .tick{text-anchor:middle;fill:#666}.chart .axis{text-anchor:end;fill:#666}
 .chart .grid{stroke:#ddd;stroke-width:1}.chart .value{font-weight:600}
-table{border-collapse:collapse;font-size:13px}td,th{padding:4px 8px;border:1px solid #e4e4e4;text-align:right}
+table{border-collapse:collapse;font-size:14px}td,th{padding:4px 8px;border:1px solid #e4e4e4;text-align:right}
 th{background:#fafafa}td.self{color:#aaa;text-align:center}
 .figures td:first-child,.figures th:first-child{text-align:left}
 """
@@ -285,23 +286,25 @@ def render(title: str, summary: Any, results: Results, swept: Sequence[str]) -> 
         f"seed {summary['seed']}, {summary.get('seconds', '?')} s; made by <code>gemtable simulate</code> "
         f"on {when}.</p>",
         f'<p class="verdict {"yes" if good else "no"}" id="verdict">{_e(verdict)}</p>',
-        '<section><table class="figures"><tr><th>bot</th><th>seats</th><th>win rate</th><th>95 % interval</th>'
+        '<section tabindex="0"><table class="figures"><tr><th>bot</th><th>seats</th><th>win rate</th>'
+        "<th>95 % interval</th>"
         f"<th>mean score</th><th>95 % interval</th></tr>{''.join(figure_rows)}</table>"
         "<p class=meta>A shared win counts as a win. Win-rate intervals are Wilson's; mean-score intervals "
         "Student's t.</p></section>",
-        "<h2>Win rate</h2><section>"
+        '<h2>Win rate</h2><section tabindex="0">'
         + interval_chart("Win rate, 95 % intervals", win_rows, True, "win-rate")
         + "</section>",
-        "<h2>Mean score</h2><section>"
+        '<h2>Mean score</h2><section tabindex="0">'
         + interval_chart("Mean score, 95 % intervals", score_rows, False, "mean-score")
         + "</section>",
     ]
     if sweep:
-        body.append("<h2>The sweep</h2><section>" + sweep + "</section>")
-    body.append("<h2>Scores</h2><section>" + distribution_chart(order, results) + "</section>")
+        body.append('<h2>The sweep</h2><section tabindex="0">' + sweep + "</section>")
+    body.append('<h2>Scores</h2><section tabindex="0">' + distribution_chart(order, results) + "</section>")
     if len(order) > 1:
         body.append(
-            "<h2>Head to head</h2><section><p class=meta>How often the row's bot outscored the column's "
+            '<h2>Head to head</h2><section tabindex="0">'
+            "<p class=meta>How often the row's bot outscored the column's "
             "when they met (a tie counts half).</p>" + matrix_table(summary, order) + "</section>"
         )
     return (

@@ -16,12 +16,16 @@ from gemtable.bots import bot_names
 from gemtable.games import manifests
 from gemtable.server import protocol as p
 from gemtable.server.hub import Hub, normal_code
-from gemtable.server.limits import address_key
+from gemtable.server.limits import AddressLimiter, address_key
 from gemtable.server.origin import from_another_site
+from gemtable.server.pairing import PAIR_SECONDS, PairingError, Pairings, board_for
 from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
 
+PAIRINGS_PER_MINUTE = 6.0
+PAIRING_BURST = 10
+"""Pairing codes one address may ask for (a TV asks for one when it opens /tv and when one lapses)."""
 QR_CACHE = 4096
 """Tables whose join QR code is kept (each about 4 KB of SVG; the oldest is dropped first)."""
 
@@ -34,6 +38,8 @@ class Api:
         self.store = store
         self.site = site
         self.qr_cache: dict[str, bytes] = {}
+        self.pairings = Pairings(board_for(store))
+        self.pair_opens = AddressLimiter(PAIRINGS_PER_MINUTE / 60, PAIRING_BURST)
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -44,6 +50,9 @@ class Api:
             Route("/api/tables/{code}", self.table_summary),
             Route("/api/tables/{code}/qr.svg", self.table_qr),
             Route("/api/tables/{code}/games/{number}", self.game_record),
+            Route("/api/pairings", self.open_pairing, methods=["POST"]),
+            Route("/api/pairings/{pairing}", self.poll_pairing),
+            Route("/api/pairings/{pairing}", self.send_to_tv, methods=["POST"]),
             Route("/healthz", self.health),
             Route("/api/node", self.node),
         ]
@@ -123,6 +132,48 @@ class Api:
             return _error("no-record", "no finished game with that number at that table", 404)
         self.hub.refund_try(address)
         return JSONResponse(record)
+
+    # --- getting the TV on (pairing.py) -------------------------------------------------------------------
+
+    async def open_pairing(self, request: Request) -> Response:
+        """A TV's ``/tv`` page asks for a pairing code to show."""
+        if not self.pair_opens.allow(_address(request)):
+            return _error("slow-down", "too many pairing codes from this address; wait a minute", 429)
+        try:
+            code, secret = await self.pairings.open()
+        except PairingError as exc:
+            return _error(exc.code, exc.message, 429)
+        return JSONResponse({"pairing": code, "secret": secret, "seconds": PAIR_SECONDS}, status_code=201)
+
+    async def poll_pairing(self, request: Request) -> Response:
+        """The TV asks whether a phone sent it to a table (``?secret=`` from its ``open_pairing``)."""
+        try:
+            table = await self.pairings.poll(request.path_params["pairing"], request.query_params.get("secret"))
+        except PairingError as exc:
+            return _error(exc.code, exc.message, 404)
+        return JSONResponse({"table": table, "url": None if table is None else f"/t/{table}/tv"})
+
+    async def send_to_tv(self, request: Request) -> Response:
+        """A phone at a table types the TV's pairing code: that TV opens the table (``{"table": CODE}``).  A
+        wrong pairing code is a miss, drawn from the same tries per address as a wrong table code."""
+        address = _address(request)
+        try:
+            data = json.loads(await _body(request, 256))
+        except (_TooLarge, ValueError, UnicodeDecodeError, RecursionError):
+            return _error("bad-request", 'send {"table": CODE} as JSON', 400)
+        if not isinstance(data, dict) or not isinstance(data.get("table"), str):
+            return _error("bad-request", 'send {"table": CODE} as JSON', 400)
+        try:
+            local = await self.hub.find(address, data["table"])
+            self.hub.spend_try(address)
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
+        try:
+            await self.pairings.send(request.path_params["pairing"], local.table.code)
+        except PairingError as exc:
+            return _error(exc.code, exc.message, 409 if exc.code == "pairing-used" else 404)  # a miss: the try stays
+        self.hub.refund_try(address)
+        return JSONResponse({"table": local.table.code})
 
     async def catalogue(self, request: Request) -> Response:
         """Every game's manifest (see ``gemtable.games.manifest``) and its bots: the pages are built from these."""

@@ -39,6 +39,7 @@ class Conn:
         "close_code",
         "closed",
         "code",
+        "hellos",
         "id",
         "person",
         "seq",
@@ -70,6 +71,8 @@ class Conn:
         self.synced = False
         """Whether it has had a whole state of its table since it came (only then can a ``chosen`` follow)."""
         self.bucket = Bucket(limits.messages_per_second, limits.message_burst)
+        self.hellos: Bucket | None = None
+        """Its ``hello``s that opened a table (made at the first: most connections say hello once)."""
         self.strikes = 0
         self.closed = False
         self.close_code = 1000

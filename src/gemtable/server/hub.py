@@ -32,8 +32,9 @@ from gemtable.bus import Bus
 from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
-from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Limits
+from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Bucket, Limits
 from gemtable.server.node import Local, Node
+from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
 from gemtable.table import Status, Table, TableError
@@ -82,9 +83,14 @@ class Hub:
         self.node.present = self.rooms.people
         keep = self.limits.buckets_kept
         self.lookups = AddressLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
+        self.hellos = AddressLimiter(self.limits.address_hellos_per_minute / 60, self.limits.address_hello_burst, keep)
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
+        self.pacer = Pacer(self.limits.broadcast_seconds)
+        self._held: dict[str, Choices | None] = {}
+        """What the broadcast a table holds (``pacer``) must tell: the secret choices of every change held, merged
+        (then a ``chosen`` does), or None (some change held was not only choices: whole states)."""
         self.secret = secrets.token_bytes(32)
         """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
@@ -95,6 +101,7 @@ class Hub:
         await self.node.start()
 
     async def stop(self) -> None:
+        self.pacer.close()
         for room in self.rooms.all():
             for conn in room.conns():
                 conn.close(1001)
@@ -137,35 +144,49 @@ class Hub:
     def _deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None = None) -> None:
         """Tell the phones of ``local``'s table what changed (everyone), or its state (``reply`` alone).
 
-        A change made only of secret choices (``choices``) is a ``chosen`` message of a few bytes to each
-        phone of version 2 that has the state before it; anyone else gets a whole state.  Whole states are
-        built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
-        now = self.clock()
-        table = local.table
+        A change is told through the table's :class:`~gemtable.server.pacing.Pacer`: at once after a quiet
+        spell, else with the changes that follow it within the interval, as the state is then (the latest
+        wins; what the held changes showed is merged in :attr:`_held`).  Removed people are told at once."""
         room = self.rooms.get(local.code)
         if changed and room is not None:
-            self._tell_removed(table, room)
-            conns: list[tuple[int | None, Conn]] = [*room.people.items(), *((None, c) for c in room.onlookers)]
-            whole = conns
-            if choices is not None:
-                whole = []
-                people: bytes | None = None
-                for pid, conn in conns:
-                    if conn.version < 2 or not conn.synced:
-                        whole.append((pid, conn))
-                        continue
-                    choice = choices.choice(table, pid)
-                    if choices.newly or choice is not None:
-                        people = people if people is not None else choices.people()
-                        conn.send_chosen(people, choice)
-            if whole:
-                views = encoded_views(table, {pid for pid, _ in whole}, now, _encode)
-                for pid, conn in whole:
-                    conn.send_state(views[pid])
+            self._tell_removed(local.table, room)
+            code = local.code
+            held = code in self._held
+            self._held[code] = _merged(self._held[code], choices) if held else choices
+            self.pacer.request(code, lambda: self._broadcast(local))
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
-            reply.send_state(encoded_views(table, [viewer], now, _encode)[viewer])
+            reply.send_state(encoded_views(local.table, [viewer], self.clock(), _encode)[viewer])
+
+    def _broadcast(self, local: Local) -> None:
+        """Send every phone of ``local``'s room what changed since the last broadcast.
+
+        If every change since was made only of secret choices, a ``chosen`` message of a few bytes goes to each
+        phone of version 2 that has the state before them; anyone else gets a whole state.  Whole states are
+        built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
+        choices = self._held.pop(local.code, None)
+        room = self.rooms.get(local.code)
+        if room is None:
+            return
+        table = local.table
+        conns: list[tuple[int | None, Conn]] = [*room.people.items(), *((None, c) for c in room.onlookers)]
+        whole = conns
+        if choices is not None:
+            whole = []
+            people: bytes | None = None
+            for pid, conn in conns:
+                if conn.version < 2 or not conn.synced:
+                    whole.append((pid, conn))
+                    continue
+                choice = choices.choice(table, pid)
+                if choices.newly or choice is not None:
+                    people = people if people is not None else choices.people()
+                    conn.send_chosen(people, choice)
+        if whole:
+            views = encoded_views(table, {pid for pid, _ in whole}, self.clock(), _encode)
+            for pid, conn in whole:
+                conn.send_state(views[pid])
 
     def _tell_removed(self, table: Table, room: Room) -> None:
         """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that
@@ -343,15 +364,38 @@ class Hub:
             if token in table.removed:
                 raise TableError("removed", "the host removed you from this table; join again with a name to play")
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
+        self._count_hello(conn)
         conn.tv = message.tv
         conn.version = message.v
         pid = person.id if person is not None else None
+        if self._bound(conn, local, pid):  # said again on a connection that is that seat already: no change
+            conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
+            self._deliver(local, False, conn)
+            return
         await self._bind(conn, local, pid)
         conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
         if pid is None:
             self._deliver(local, False, conn)
         else:
             await self.node.execute(local, ops.Connect(person=pid), reply=conn)
+
+    def _count_hello(self, conn: Conn) -> None:
+        """A ``hello`` that opens a table costs a bind and a state (and, for a seat, a change everyone is
+        told): at most :attr:`Limits.hello_burst` at once per connection, and
+        :attr:`Limits.address_hello_burst` per address, then ``slow-down``."""
+        limits = self.limits
+        if conn.hellos is None:
+            conn.hellos = Bucket(limits.hellos_per_minute / 60, limits.hello_burst)
+        now = time.monotonic()
+        if not conn.hellos.take(now) or not self.hellos.allow(conn.address):
+            raise TableError("slow-down", "too many hellos; wait a moment")
+
+    def _bound(self, conn: Conn, local: Local, pid: int | None) -> bool:
+        """Whether ``conn`` is already at ``local``'s table as ``pid`` (None: looking on)."""
+        room = self.rooms.get(local.code)
+        if conn.code != local.code or conn.person != pid or room is None:
+            return False
+        return conn in room.onlookers if pid is None else room.people.get(pid) is conn
 
     async def _join(self, conn: Conn, message: p.Join) -> None:
         local = await self._find(conn, message.code)
@@ -405,6 +449,13 @@ class Hub:
         conn.person = None
         conn.synced = False
         room.onlookers.add(conn)
+
+
+def _merged(held: Choices | None, choices: Choices | None) -> Choices | None:
+    """Two changes told as one: the choices of both, if both were made only of choices; else None."""
+    if held is None or choices is None:
+        return None
+    return Choices(tuple(sorted({*held.newly, *choices.newly})), held.seats | choices.seats)
 
 
 def _issued_here(table: Table, token: str) -> bool:

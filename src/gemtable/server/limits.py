@@ -40,6 +40,18 @@ class Limits:
     lookups_per_minute: float = 6.0
     lookup_burst: float = 12.0
     """Opening a table by code: unknown codes drain this bucket (guessing is slowed down)."""
+    hellos_per_minute: float = 30.0
+    hello_burst: float = 5.0
+    """Per connection: ``hello``s that open a table (each binds the phone and costs a state; an unknown code
+    costs a try instead).  A phone says hello once a connection, twice when its token is refused."""
+    address_hellos_per_minute: float = 300.0
+    address_hello_burst: float = 60.0
+    """Per address, the same ``hello``s over all its connections: a household's phones coming back at once
+    after the Wi-Fi dropped fit in the burst; one device opening connection after connection does not."""
+    broadcast_seconds: float = 0.25
+    """A table's changes are told to its phones at most once per this many seconds (``pacing.py``): the
+    first change after a quiet spell at once, the ones within it together at its end, as the latest state.
+    So no phone gets more than 4 table messages a second, whatever a burst of changes; 0 tells each at once."""
     joins_per_minute: float = 10.0
     join_burst: float = 20.0
     tables_per_hour: float = 30.0

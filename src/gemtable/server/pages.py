@@ -32,6 +32,7 @@ def routes() -> list[BaseRoute]:
         Route("/", page("index.html")),
         Route("/t/{code}", page("phone.html")),
         Route("/t/{code}/tv", page("tv.html")),
+        Route("/tv", page("tv-pair.html")),
         Route("/t/{code}/results/{number}", page("results.html")),
         Route("/rules", page("rules.html")),
         Route("/rules/{game}", page("rules.html")),

@@ -51,7 +51,10 @@ class Settings:
     pause: float = 6.0
     """Seconds between rounds."""
     turn_clock: bool = True
-    """Turn-based games: whether a silent player's turn is played for them at the deadline."""
+    """Whether decisions (simultaneous games) or turns (turn-based ones) have a clock: at the deadline a silent
+    player's default move is made for them.  Off, a decision waits for every connected phone (a phone gone for
+    the absence grace counts as silent), and a turn for its player (a phone gone for ``TURN_GRACE`` has its
+    default move made).  The wire keeps the name ``turn_clock`` for both."""
     script: JSON | None = None
     """A scripted deck or bag (tests and demos); None for a shuffled one."""
     absent_grace: float = ABSENT_GRACE

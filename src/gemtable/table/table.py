@@ -524,13 +524,14 @@ class Table:
                 # A disconnected player stops holding the reveal up when the grace ends; once the
                 # clock has been past that, there is nothing more to do for them.
                 rt = self.runtime
+                grace = self._hold_grace()
                 times.extend(
-                    rt.since[p.id] + GRACE
+                    rt.since[p.id] + grace
                     for p in self._inside_people()
                     if p.id not in rt.connected
                     and p.id in rt.since
                     and p.seat not in self.pending
-                    and (rt.ticked is None or rt.since[p.id] + GRACE > rt.ticked)
+                    and (rt.ticked is None or rt.since[p.id] + grace > rt.ticked)
                 )
             if not self.manifest.simultaneous and self.deadline is None:
                 for seat in game.to_act():
@@ -771,11 +772,12 @@ class Table:
             self._reveal({}, now)
             return
         rt = self.runtime
+        grace = self._hold_grace()
         for seat in undecided:
             person = self.person_at_seat(seat)
             holding = (
                 person is not None
-                and (person.is_bot or person.id in rt.connected or now < rt.since.get(person.id, now) + GRACE)
+                and (person.is_bot or person.id in rt.connected or now < rt.since.get(person.id, now) + grace)
                 and person.status != Status.GONE
             )
             if holding:
@@ -789,6 +791,12 @@ class Table:
             return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
         silent = {seat: game.default_move(seat) for seat in undecided}
         self._reveal(silent, now, offline=self._offline(silent))
+
+    def _hold_grace(self) -> float:
+        """Seconds a gone phone holds a simultaneous reveal up: :data:`GRACE` under the clock; with the clock
+        off, the table's absence grace (a player who needs time may lock their phone and come back; a flat
+        battery still holds nobody up for longer than that)."""
+        return GRACE if self.settings.turn_clock else self.settings.absent_grace
 
     def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
         """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
@@ -1261,8 +1269,7 @@ class Table:
             self.deadline = at + self.settings.pause
         else:
             self.phase = PLAYING
-            timed = self.manifest.simultaneous or self.settings.turn_clock
-            self.deadline = at + self.settings.seconds if timed else None
+            self.deadline = at + self.settings.seconds if self.settings.turn_clock else None
 
     def game_record(self) -> JSON:
         """The finished (or current) game's record, with the names of its seats."""

@@ -291,7 +291,7 @@ export function renderGame(el, v, ui) {
   const seat = st.turn;
   const drawn = st.drawn;
   put(L.g.head,
-    h('p', { class: 'bh-round' },
+    h(v.heading || 'p', { class: 'bh-round' },
       h('b', { text: t('bh.round', { round: st.round, rounds: st.rounds }) }), ' · ',
       h('span', { class: 'bh-placed', text: t('bh.placed', { n: st.placements }) }), ' · ',
       h('span', { text: t('bh.bag', { n: st.bag }) })),

@@ -14,7 +14,7 @@ export function renderResults(el, data, ui) {
   const names = data.names || {};
   const scores = data.scores || (st && st.scores) || [];
   const winners = data.winners || (st && st.winners) || [];
-  const story = { left: data.left || {}, standIns: data.standIns || {}, ended: data.ended || null };
+  const story = { left: data.left || {}, standIns: data.standIns || {}, ended: data.ended || null, heading: data.heading || 'h2' };
   if (!st) {
     put(el, h('div', { class: 'booty bh-results' }, h('div', { class: 'bh-count' }, final(scores, winners, names, null, story))));
     return;
@@ -70,7 +70,7 @@ function paint(R) {
   }
   const totals = SEATS.map((seat) => done.reduce((sum, e) => sum + (e.points[seat] || 0), 0));
   put(R.panel,
-    h('h2', { class: 'results-title', text: t('bh.count') }),
+    h(story.heading, { class: 'results-title', text: t('bh.count') }),
     h('p', { class: 'bh-step', text: entry ? t('bh.count_of', { i: k + 1, n: st.scoring.length }) : t('bh.counting') }),
     entry ? h('ul', { class: 'bh-areas' }, entry.areas.length ? entry.areas.map((a) => h('li', { class: a.scores ? 'scores' : 'no' },
       swatch(a.owner), h('span', { text: t('bh.area', { name: nameOf(a.owner, names), n: a.size, value: a.value }) }),
@@ -104,7 +104,7 @@ function final(scores, winners, names, st, story = { left: {}, standIns: {}, end
   const text = winText(winners, names);
   const played = winners.map((seat) => colourStory(seat, story)).filter(Boolean);
   return [
-    h('h2', { class: 'results-title', text: t('results.title') }),
+    h(story.heading || 'h2', { class: 'results-title', text: t('results.title') }),
     story.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: story.ended.by || t('news.someone') }) }) : null,
     text ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text })) : null,
     played.length ? h('p', { class: 'note winner-note', text: winners.map((seat) => {

@@ -156,7 +156,7 @@ export function renderGame(el, v, ui) {
   const ended = st.phase === 'roster' || st.phase === 'over';  // ('reveal': the beat before the next card)
 
   const head = h('div', { class: 'cave-head' },
-    h('h2', { class: 'cave-title', text: t('exp.cave', { cave: st.cave, caves: st.caves }) }),
+    h(v.heading || 'h2', { class: 'cave-title', text: t('exp.cave', { cave: st.cave, caves: st.caves }) }),
     h('span', { class: 'deck-left', text: t('exp.deck_left', { n: st.deck_left }) }));
 
   const lastIndex = st.path.length - 1;
@@ -365,7 +365,7 @@ export function renderActions(el, v, ui) {
       on: { click: () => {
         if (ui.send({ type: 'choose', move })) local.optimistic = { move, key: local.decision };
         ui.rerender();
-      } } }, icon(move), h('span', { class: 'mv' }), h('span', { class: 'sub' }), h('span', { class: 'ok' }));
+      } } }, icon(move), h('span', { class: 'mv' }), ' ', h('span', { class: 'sub' }), ' ', h('span', { class: 'ok' }));
     local.note = h('p', { class: 'choice-note', 'aria-live': 'polite' });
     local.silence = h('p', { class: 'silence' });
     local.buttons = { deeper: button('deeper'), camp: button('camp') };
@@ -376,7 +376,8 @@ export function renderActions(el, v, ui) {
     document.body.style.removeProperty('--actions-h');
     return;
   }
-  local.silence.textContent = t('exp.silence');
+  local.silence.textContent = v.table.settings.turn_clock === false
+    ? t('exp.silence_free', { n: Math.round(v.table.settings.absent_grace) }) : t('exp.silence');
   local.decision = `${table.game_number}.${st.cave}.${st.path.length}`;
   if (local.optimistic && (local.optimistic.key !== local.decision || me.choice === local.optimistic.move)) {
     local.optimistic = null;

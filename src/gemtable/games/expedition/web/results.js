@@ -38,7 +38,7 @@ export function renderResults(el, data, ui) {
   const series = seats.filter((seat) => players.get(seat)?.chest_by_cave)
     .map((seat) => ({ name: nameOf(seat, data.names), values: players.get(seat).chest_by_cave, seat }));
   put(el,
-    h('h2', { class: 'results-title', text: t('results.title') }),
+    h(data.heading || 'h2', { class: 'results-title', text: t('results.title') }),
     data.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: data.ended.by || t('news.someone') }) }) : null,
     winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
     h('table', { class: 'scores' },

@@ -10,7 +10,7 @@ import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
 
-await loadTexts('host');  // the sheet's words (i18n/host.LANG.json): a guest's phone never loads them
+await loadTexts('forms');  // its words (static/i18n/forms.LANG.json) come with it
 
 const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
 const isHost = (table) => Boolean(table.me && table.me.host);
@@ -149,9 +149,9 @@ function settingsView(app) {
     [...new Set([0, 1, 2, 3, 4, 5, 6, 8, 10, s.beat ?? 0])].sort((x, y) => x - y)
       .map((n) => h('option', { value: n, text: t('clock.secs', { n }) })));
   if (beat) beat.value = String(s.beat ?? 0);
-  const clock = turns ? h('label', { class: 'check' },
+  const clock = h('label', { class: 'check' },
     h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
-    h('span', { text: t('opt.turn_clock') })) : null;
+    h('span', { text: t(turns ? 'opt.turn_clock' : 'opt.decision_clock') }));
   const form = h('form', { class: 'settings-form', method: 'dialog' },
     h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
@@ -172,8 +172,8 @@ function settingsView(app) {
     event.preventDefault();
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
-    if (turns) message.turn_clock = $('#set-clock', form).checked;
-    else message.beat = Number(beat.value);
+    message.turn_clock = $('#set-clock', form).checked;
+    if (beat) message.beat = Number(beat.value);
     app.ui.send(message);
     close();
   });

@@ -62,11 +62,12 @@ export function initLang(forGames = null) {
 }
 
 /** The texts of /static/i18n/STEM.LANG.json too, from now on (a module loaded on demand brings its words:
- *  story.js the notices'). */
+ *  story.js the notices', settings-form.js the start page's and the host's sheet's: forms.LANG.json). */
 export async function loadTexts(stem) {
   if (extras.has(stem)) return;
   extras.add(stem);
   Object.assign(dict, await extraTexts(stem, lang));
+  applyStatic();
 }
 
 /** The texts of game ``name`` too, from now on (and in every language switched to). */

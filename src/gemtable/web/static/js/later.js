@@ -13,7 +13,7 @@ export function resultsLater(load) {
       module.renderResults(el, data, ui);
       return;
     }
-    put(el, h('h2', { class: 'results-title', text: t('results.title') }));
+    put(el, h(data.heading || 'h2', { class: 'results-title', text: t('results.title') }));
     load().then((loaded) => {
       module = loaded;
       if (ui.rerender) ui.rerender();

@@ -20,7 +20,7 @@ export function renderActions(el) {
 
 export function renderResults(el, data) {
   const scores = data.scores || [];
-  put(el, h('h2', { class: 'results-title', text: t('results.title') }),
+  put(el, h(data.heading || 'h2', { class: 'results-title', text: t('results.title') }),
     h('ul', null, scores.map((score, seat) => h('li', { text: `${data.names[seat] ?? seat + 1}: ${score}` }))));
 }
 

@@ -26,10 +26,6 @@ export function joinUrl(code) {
   return publicUrl ? `${publicUrl}/t/${code}` : '';
 }
 
-export function tvUrl(code) {
-  return publicUrl ? `${publicUrl}/t/${code}/tv` : `/t/${code}/tv`;
-}
-
 export function qrCode(code, alt, cls = 'qr') {
   const src = `/api/tables/${encodeURIComponent(code)}/qr.svg`;
   const img = h('img', { src, alt, class: cls, width: 264, height: 264, decoding: 'async' });

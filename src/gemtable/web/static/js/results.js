@@ -43,7 +43,7 @@ function render() {
   if (!record) return;
   const names = record.names || {};
   game.renderResults(body, { scores: record.scores, winners: record.winners, names, rules: record.rules, players, state,
-    number, left: record.left || {}, standIns: record.stand_ins || {}, ended: record.ended || null },
+    number, left: record.left || {}, standIns: record.stand_ins || {}, ended: record.ended || null, heading: 'h1' },
   { mode: 'page', local: {} });
   if (story) story.renderStory($('#results-story'), record.history, game);
   $('#game-no').textContent = t('results.game_no', { n: number });

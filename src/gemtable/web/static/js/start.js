@@ -1,7 +1,7 @@
 // The start page: join a table by its code, or create one.
 
 import { h, $, put, show } from './dom.js';
-import { t, has, applyStatic, initLang, langSwitch, loadTexts, onLang } from './i18n.js';
+import { t, has, initLang, langSwitch, loadTexts, onLang } from './i18n.js';
 import { serverInfo } from './qr.js';
 import { games as catalogue } from './catalogue.js';
 import { optionInput, optionValue, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
@@ -28,9 +28,12 @@ function fillSeconds(game) {
 
 function syncClock() {
   const game = chosen();
+  const turns = !game || game.dynamics === 'turns';
   const on = $('#opt-clock').checked;
-  $('#clock-hint').textContent = t(on ? 'opt.turn_clock_hint' : 'opt.no_clock_hint');
-  $('#seconds').disabled = Boolean(game && game.dynamics === 'turns' && !on);
+  $('#clock-name').textContent = t(turns ? 'opt.turn_clock' : 'opt.decision_clock');
+  $('#clock-hint').textContent = t(turns ? (on ? 'opt.turn_clock_hint' : 'opt.no_clock_hint')
+    : (on ? 'opt.decision_clock_hint' : 'opt.no_decision_clock_hint'));
+  $('#seconds').disabled = !on;
 }
 
 function fillOptions(game) {
@@ -38,7 +41,7 @@ function fillOptions(game) {
     .map((o) => [o.key, optionValue(o)]));
   put($('#options'), game.options.filter((o) => o.offered).map((o) => optionInput(o)));
   for (const [key, value] of Object.entries(keep)) setOption(game, key, value);
-  show($('#clock-options'), game.dynamics === 'turns');
+  show($('#clock-options'), true);
 }
 
 function fillPresets() {
@@ -84,7 +87,7 @@ async function create(event) {
   if (!game) return;
   const options = optionValues(game);
   const body = { game: game.name, preset: $('#preset').value, seconds: Number($('#seconds').value), options };
-  if (game.dynamics === 'turns') body.turn_clock = $('#opt-clock').checked;
+  body.turn_clock = $('#opt-clock').checked;
   $('#create').disabled = true;
   try {
     const res = await fetch('/api/tables', { method: 'POST', headers: { 'content-type': 'application/json' },
@@ -134,8 +137,7 @@ async function phonesNote() {
 
 async function main() {
   await initLang();
-  await loadTexts('start');  // the start page's own words (i18n/start.LANG.json: a phone at a table never loads them)
-  applyStatic();
+  await loadTexts('forms');  // the start page's and the host's sheet's words
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => { fillGames(); phonesNote(); });
   phonesNote();

@@ -8,7 +8,7 @@ import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
 import { gameModule, games } from './catalogue.js';
 import { icon } from './icons.js';
-import { qrCode, joinUrl, loadPublicUrl, tvUrl } from './qr.js';
+import { qrCode, joinUrl, loadPublicUrl } from './qr.js';
 import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './host.js';
 
 const tokenKey = (code) => `gemtable.token.${code}`;
@@ -56,8 +56,6 @@ export async function runTable(mode, stage = null) {
     for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
     const link = $('#invite-link');
     if (link) link.value = joinUrl(code);
-    const tv = $('#invite-tv');
-    if (tv) tv.href = tvUrl(code);
   }).catch(() => {});
   games().then((list) => { app.catalogue = { games: list }; render(app); });  // (catalogue.js: once per page)
 
@@ -296,7 +294,26 @@ function names(table) {
 
 function view(app) {
   const table = app.table;
-  return { table, me: table.me, state: table.state, names: names(table), mode: app.mode, catalogue: app.catalogue };
+  return { table, me: table.me, state: table.state, names: names(table), mode: app.mode, catalogue: app.catalogue,
+    heading: app.prompt ? 'h2' : 'h1' };
+}
+
+/** The element of ``sel`` as a ``tag`` heading (the page's one h1 is what it is about now). */
+function heading(sel, tag) {
+  const el = $(sel);
+  if (el.localName === tag) return el;
+  const to = h(tag, { id: el.id });
+  el.replaceWith(to);
+  return to;
+}
+
+/** An action that hid the control it came from (Join, Start, a move) leaves focus on the page's h1, not the body. */
+function keepFocus(was) {
+  if (!was || was === document.body || (was.isConnected && was.getClientRects().length)) return;
+  const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
+  if (!top) return;
+  top.tabIndex = -1;
+  top.focus({ preventScroll: true });
 }
 
 function render(app) {
@@ -307,7 +324,9 @@ function render(app) {
     return;
   }
   const { me } = table;
+  const was = document.activeElement;
   const phase = holding(app) ? 'pause' : table.phase;
+  app.prompt = Boolean($('#join')) && !me && !app.replaced;
   document.body.dataset.phase = phase;
   const who = $('#who');
   if (who) who.textContent = me ? me.name : '';
@@ -316,7 +335,7 @@ function render(app) {
   if (joinBox) {
     const open = !me && !app.replaced;
     show(joinBox, open);
-    $('#join-go').disabled = app.joining;
+    $('#join-go').setAttribute('aria-disabled', app.joining);  // (disabled would drop its focus to the body)
     if (open && !app.prompted) {
       app.prompted = true;
       $('#join-name').focus();
@@ -353,6 +372,7 @@ function render(app) {
   if (app.stage) app.stage.renderStage(app);
   wakeLock(app);
   tickClock(app);
+  keepFocus(was);
 }
 
 function renderNet(app) {
@@ -473,12 +493,13 @@ function renderLobby(app) {
   const me = table.me;
   const seated = table.people.filter((p) => p.chair !== null).sort((a, b) => a.chair - b.chair);
   const queue = table.queue.map((id) => table.people.find((p) => p.id === id)).filter(Boolean);
-  put($('#lobby-title'), t('lobby.title', { code: app.code }));
+  put(heading('#lobby-title', app.prompt || table.phase === 'results' ? 'h2' : 'h1'), t('lobby.title', { code: app.code }));
   put($('#lobby-count'), t('lobby.chairs', { taken: seated.length, chairs: table.chairs }));
   const title = has('game.' + table.game) ? t('game.' + table.game) : table.title;
   const preset = `preset.${table.game}.${table.settings.preset}`;
   put($('#lobby-game'), title, ' · ', has(preset) ? t(preset) : table.settings.preset, ' · ',
-    hook(app, 'settingsText', table.settings) ?? t('lobby.seconds', { n: table.settings.seconds }));
+    hook(app, 'settingsText', table.settings)
+      ?? (table.settings.turn_clock === false ? t('lobby.no_clock') : t('lobby.seconds', { n: table.settings.seconds })));
   const rules = $('#rules-link');
   if (rules) {
     const options = Object.entries(table.settings.options || {}).map(([key, value]) => [key, String(value)]);
@@ -554,6 +575,7 @@ function renderResults(app, v) {
     state: table.state, names: v.names, rules: table.state?.rules, scores: table.state?.scores,
     winners: table.state?.winners, players: table.state?.players, number: table.game_number,
     left: record?.left || {}, standIns: record?.stand_ins || {}, ended: table.ended || record?.ended || null,
+    heading: v.heading,
   }, app.ui);
   if (story) story.renderStory($('#results-story'), record?.history, app.game);
   const isHost = Boolean(table.me && table.me.host);
@@ -649,7 +671,8 @@ function tickClock(app) {
   const num = $('#clock-num');
   const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
   if (app.deadlineAt === null) {
-    label.textContent = own ?? t('clock.waiting');
+    label.textContent = own ?? t(table.phase === 'playing' && table.settings.turn_clock === false
+      ? 'clock.none' : 'clock.waiting');
     num.textContent = '';
     $('#clock-bar').style.transform = 'scaleX(0)';
     return;
@@ -665,19 +688,8 @@ function tickClock(app) {
   el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);
 }
 
-// --- wake lock ------------------------------------------------------------------------
-//
-// The Wake Lock API where the browser has it (a secure context: https or localhost). Over
-// plain http:// on a LAN, the way phones reach the table, there is none: there the screen is
-// kept awake by a tiny video from our own origin, the NoSleep technique, shaped to what each
-// engine actually checks before it keeps a screen on for a playing video:
-// - Blink (VideoWakeLock): the video is audible, or it is at least 75 % on screen and covers at
-//   least 20 % of the viewport. Ours covers the viewport, behind the page, at 1 % opacity, muted.
-// - WebKit (HTMLMediaElement::shouldDisableSleep, every iPhone browser): never for a video with
-//   the loop attribute, and only when it can be heard: not muted, volume above 0, a sound track.
-//   Ours has a silent sound track; on WebKit a tap unmutes it (unmuting needs a tap).
-// Both: it loops by seeking back, not with the loop attribute. The video is also the fallback when
-// a wake lock is refused.
+// --- wake lock: the Wake Lock API, else a tiny video (NoSleep), shaped to what Blink (VideoWakeLock: large
+// and on screen, or audible) and WebKit (shouldDisableSleep: audible, no loop attribute) check: docs/pages.md.
 
 let lock = null;
 let asking = false;
@@ -800,6 +812,7 @@ function wire(app) {
   if (form) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
+      if (app.joining) return;
       const name = $('#join-name').value.trim();
       if (!name) {
         toast(t('err.bad-name'));
@@ -840,6 +853,12 @@ function wire(app) {
     store(tokenKey(app.code), null);
     dialog.close();
   });
-  const tv = $('#invite-tv');
-  if (tv) tv.href = tvUrl(app.code);
+  click('#invite-tv', () => {  // what to open on the TV, and the number it shows (tv-send.js, loaded now)
+    const box = $('#invite-tv-box');
+    const open = box.hidden;
+    box.hidden = !open;
+    $('#invite-tv').setAttribute('aria-expanded', String(open));
+    if (open && !box.firstChild) import('./tv-send.js').then((m) => m.tvForm(box, app.code)).catch(() => {});
+    else if (open) $('#tv-pairing', box)?.focus();
+  });
 }

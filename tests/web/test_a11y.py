@@ -1,0 +1,250 @@
+"""Accessibility, measured: axe-core (WCAG 2.0–2.2 A and AA) and the hand-written checks of ``a11y.py`` on every
+page and phase a player sees, in English, Hungarian and Japanese (Chromium; WebKit in test_webkit.py).
+
+Each test collects every problem of every moment it visits and fails once, with the whole list, so one run
+says everything that is wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.a11y import check_page, focus_problem, playwright_run
+from tests.web.conftest import ROOM_HOST, Browser
+from tests.web.crowd import Crowd
+from tests.web.test_booty import booty_table
+from tests.web.test_play import join
+
+pytestmark = pytest.mark.browser
+
+LOCALES = {"en": "en-GB", "hu": "hu-HU", "ja": "ja-JP"}
+PROMPT = {"en": "Your name", "hu": "A neved", "ja": "あなたの名前"}
+# Cave 1: 5, spiders, 7, spiders (a collapse); cave 2: 3, then both walk out: the results.
+SCRIPT = [["5", "spiders", "7", "spiders"], ["3", "fire", "fire"]]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of each test's own: a full table in three languages is more joins from one address in a minute
+    than the server lets one address make (``Limits.joins_per_minute``), and each test starts with fresh ones."""
+    proc = ServerProcess(tmp_path / "data", public_url=f"http://{ROOM_HOST}:{{port}}").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+class Audit:
+    """Problems found so far, by moment."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def page(self, page: Any, where: str, phone: bool = True) -> None:
+        self.problems += check_page(playwright_run(page), where, phone)
+
+    def focus(self, page: Any, where: str) -> None:
+        problem = focus_problem(playwright_run(page))
+        if problem:
+            self.problems.append(f"{where}: {problem}")
+
+    def done(self) -> None:
+        assert not self.problems, "\n".join(self.problems)
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_start_lobby_cave_and_results_pass_axe_and_the_hand_checks(
+    server: ServerProcess, browser: Browser, lang: str
+) -> None:
+    audit = Audit()
+    ann = browser.phone(f"a11y-ann-{lang}", locale=LOCALES[lang])
+    ann.goto("/")
+    expect(ann.locator("#game option")).to_have_count(2)
+    audit.page(ann, f"{lang} start")
+    for rules in ("/rules/expedition", "/rules/booty"):
+        ann.goto(rules)
+        expect(ann.locator("main h1")).to_be_visible()
+        ann.wait_for_load_state("networkidle")
+        audit.page(ann, f"{lang} {rules}")
+
+    code = server.create_table(script=SCRIPT, options={"caves": 2}, seconds=60, pause=2)
+    ann.goto(f"/t/{code}")
+    expect(ann.get_by_label(PROMPT[lang])).to_be_visible()
+    audit.page(ann, f"{lang} name prompt")
+    join(ann, code, "Ann", prompt=PROMPT[lang])
+    audit.focus(ann, f"{lang} after Join")
+    bob = browser.phone(f"a11y-bob-{lang}", locale=LOCALES[lang])
+    join(bob, code, "Bob", prompt=PROMPT[lang])
+    expect(bob.locator("#lobby-wait")).to_be_visible()
+    expect(ann.locator("#start")).to_be_enabled()
+    audit.page(ann, f"{lang} lobby (host)")
+    audit.page(bob, f"{lang} lobby (guest)")
+
+    ann.locator("#start").tap()
+    expect(ann.locator("#move-deeper")).to_be_visible()
+    audit.focus(ann, f"{lang} after Start")
+    audit.page(ann, f"{lang} choosing")
+    ann.locator("#move-deeper").tap()
+    expect(ann.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
+    audit.focus(ann, f"{lang} after Deeper")
+    audit.page(ann, f"{lang} chosen")
+    bob.locator("#move-deeper").tap()
+    expect(ann.locator(".hz.deadly")).to_have_count(1)  # the spiders: a reveal, a warning
+    audit.page(ann, f"{lang} reveal, a hazard")
+    bob.locator("#move-camp").tap()
+    ann.locator("#move-deeper").tap()
+    expect(bob.locator("#actions")).to_be_hidden()
+    audit.focus(bob, f"{lang} after Camp")
+    audit.page(bob, f"{lang} in camp")
+    ann.locator("#move-deeper").tap()
+    expect(ann.locator(".collapse")).to_be_visible()
+    audit.focus(ann, f"{lang} after the collapse")
+    audit.page(ann, f"{lang} collapse")
+    expect(ann.locator("h1.cave-title")).to_contain_text("2", timeout=8000)
+    audit.page(ann, f"{lang} cave 2")
+    ann.locator("#move-camp").tap()
+    bob.locator("#move-camp").tap()
+    expect(ann.locator("#results")).to_be_visible(timeout=8000)
+    expect(ann.locator("table.scores")).to_be_visible()
+    audit.focus(ann, f"{lang} at the results")
+    audit.page(ann, f"{lang} results (host)")
+    audit.page(bob, f"{lang} results (guest)")
+    ann.goto(f"/t/{code}/results/1")
+    expect(ann.locator("table.scores")).to_be_visible()
+    audit.page(ann, f"{lang} results page")
+    audit.done()
+
+
+def everyone(crowd: Crowd, move: str) -> None:
+    """Every phone of the crowd chooses ``move``."""
+
+    def open_(state: dict[str, Any]) -> bool:  # a decision this phone has not answered yet
+        me = state.get("me") or {}
+        return bool(me.get("moves")) and not me.get("choice")
+
+    async def one(client: Any) -> None:
+        await client.until(open_)
+        await client.choose(move)
+
+    async def go(clients: dict[str, Any]) -> None:
+        await asyncio.gather(*(one(client) for client in clients.values()))
+
+    crowd.do(go)
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_full_table_the_queue_a_pause_and_the_tv_in_each_of_its_states(
+    server: ServerProcess, browser: Browser, lang: str
+) -> None:
+    audit = Audit()
+    code = server.create_table(script=SCRIPT, options={"caves": 2}, seconds=60, pause=2)
+    ann = browser.phone(f"a11y-host-{lang}", locale=LOCALES[lang])
+    join(ann, code, "Ann", prompt=PROMPT[lang])
+    tv = browser.tv(f"a11y-tv-{lang}", locale=LOCALES[lang])
+    tv.goto(f"/t/{code}/tv")
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, *[f"Guest {i}" for i in range(7)])
+        ivy = browser.phone(f"a11y-ivy-{lang}", locale=LOCALES[lang])
+        join(ivy, code, "Ivy", prompt=PROMPT[lang])
+        expect(ivy.locator("#banner")).to_be_visible()  # watching: number 1 in the queue
+        expect(tv.locator("#queue")).to_contain_text("Ivy")
+        audit.page(ivy, f"{lang} watching, in the queue (lobby)")
+        audit.page(ann, f"{lang} a full lobby (host)")
+        audit.page(tv, f"{lang} TV lobby", phone=False)
+
+        ann.locator("#start").tap()
+        expect(ann.locator("#move-deeper")).to_be_visible()
+        expect(tv.locator("#game .path li")).to_have_count(1)
+        audit.page(tv, f"{lang} TV in a cave", phone=False)
+        audit.page(ivy, f"{lang} watching a cave")
+        ann.locator("#host-strip button").first.tap()  # Pause
+        expect(ann.locator("#resume")).to_be_visible()
+        expect(tv.locator("#banner")).to_be_visible()
+        audit.focus(ann, f"{lang} after Pause")
+        audit.page(ann, f"{lang} paused (host)")
+        audit.page(ivy, f"{lang} paused (watching)")
+        audit.page(tv, f"{lang} TV paused", phone=False)
+        ann.locator("#resume").tap()
+        expect(ann.locator("#resume")).to_be_hidden()
+        audit.focus(ann, f"{lang} after Resume")
+
+        for cards in (2, 3, 4):  # everyone deeper, three times: spiders, 7, spiders (a collapse)
+            everyone(crowd, "deeper")
+            ann.locator("#move-deeper").tap()
+            expect(tv.locator("#game .path li")).to_have_count(cards)
+        expect(tv.locator("#game .collapse")).to_be_visible()
+        audit.page(tv, f"{lang} TV collapse", phone=False)
+        expect(ann.locator(".cave-title")).to_contain_text("2", timeout=8000)
+        everyone(crowd, "camp")
+        ann.locator("#move-camp").tap()
+        expect(tv.locator("#results")).to_be_visible(timeout=8000)
+        expect(tv.locator("table.scores")).to_be_visible()
+        audit.page(tv, f"{lang} TV results", phone=False)
+        audit.page(ivy, f"{lang} watching the results")
+    finally:
+        crowd.close()
+    audit.done()
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_booty_hunter_on_my_turn_and_on_another_s(server: ServerProcess, browser: Browser, lang: str) -> None:
+    audit = Audit()
+    code = booty_table(server)
+    kim = browser.phone(f"a11y-kim-{lang}", locale=LOCALES[lang])
+    join(kim, code, "Kim", prompt=PROMPT[lang])
+    lee = browser.phone(f"a11y-lee-{lang}", locale=LOCALES[lang])
+    join(lee, code, "Lee", prompt=PROMPT[lang])
+    kim.locator("#add-bot").tap()
+    expect(kim.locator("#people .is-bot")).to_have_count(1)
+    audit.page(kim, f"{lang} Booty Hunter lobby (host)")
+    kim.locator("#start").tap()
+    for _ in range(100):  # whoever plays first (the bot may: then one of them is next)
+        if kim.locator(".bh-rotate").is_visible() or lee.locator(".bh-rotate").is_visible():
+            break
+        kim.wait_for_timeout(100)
+    mine, other = (kim, lee) if kim.locator(".bh-rotate").is_visible() else (lee, kim)
+    expect(mine.locator(".bh-rotate")).to_be_visible()
+    expect(other.locator(".bh-turn")).to_be_visible()
+    audit.page(mine, f"{lang} Booty Hunter, my turn")
+    audit.page(other, f"{lang} Booty Hunter, another's turn")
+    kim = mine
+    for _ in range(4):  # turned so that it fits somewhere
+        if kim.locator(".bh-spot").count():
+            break
+        kim.locator(".bh-rotate").tap()
+    kim.locator(".bh-spot").first.tap()
+    expect(kim.locator(".bh-place")).to_be_enabled()
+    audit.page(kim, f"{lang} Booty Hunter, a spot chosen")
+    tv = browser.tv(f"a11y-bh-tv-{lang}", locale=LOCALES[lang])
+    tv.goto(f"/t/{code}/tv")
+    expect(tv.locator(".bh-board")).to_be_visible()
+    audit.page(tv, f"{lang} Booty Hunter TV", phone=False)
+    audit.done()
+
+
+def test_the_strategy_lab_report(browser: Browser, tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    subprocess.run(
+        [sys.executable, "-m", "gemtable", "simulate", "--games", "30", "--players", "3", "--seed", "1",
+         "--report", str(report)],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    audit = Audit()
+    page = browser.phone("a11y-report")
+    page.goto(report.as_uri())
+    expect(page.locator("h1")).to_be_visible()
+    audit.page(page, "the lab report")
+    desk = browser.desktop("a11y-report-desk")
+    desk.goto(report.as_uri())
+    audit.page(desk, "the lab report (desktop)", phone=False)
+    audit.done()
