@@ -111,6 +111,8 @@ class ExpeditionState:
         self.relic_points = [0] * seats
         self.banked = [0] * seats
         """What each seat took out of the current (or the last) cave: public, as every walk-out is."""
+        self.banked_relics: list[list[int]] = [[] for _ in range(seats)]
+        """The relics each seat carried out of the current (or the last) cave."""
         self.present: list[int] = []
         self.played = [False] * seats
         self.last_choices: dict[int, str] | None = None
@@ -340,6 +342,7 @@ class ExpeditionState:
         self._inside_set = frozenset(explorers)
         self.present = list(explorers)
         self.banked = [0] * self._seats
+        self.banked_relics = [[] for _ in range(self._seats)]
         for seat in explorers:
             self.played[seat] = True
         self.last_choices = None
@@ -494,6 +497,7 @@ class ExpeditionState:
                 value = self.rules.relic_value(self.relics_out)
                 self.relics_out += 1
                 self.relics_held[seat].append(value)
+                self.banked_relics[seat].append(value)
                 self.relic_points[seat] += value
                 takes.relics.append(value)
                 path[i] = TAKEN_RELIC

@@ -9,6 +9,7 @@ import { resultsLater } from '/static/js/later.js';
 import { seatMark } from '/static/js/seat-style.js';
 
 let stage = null;
+let recapper = null;  // recap.js, loaded the first time a cave ends
 
 // page.css (beside this module) is linked on first use: the HTML pages stay the same for every game, and a
 // Booty Hunter table never loads the expedition's styles.
@@ -172,11 +173,14 @@ export function renderGame(el, v, ui) {
     st.path.some((c) => c.card === 'relic')
       ? h('span', null, ' · ', t('exp.relic_next', { n: st.next_relic_value })) : null);
 
+  let recap = null;
+  if (ended && recapper?.recap) recap = recapper.recap(v);
+  else if (ended) recapper ??= import('./recap.js').then((m) => { recapper = m; ui.rerender(); });
   if (v.mode === 'tv') {  // the stage (stage.js beside this module: the TV alone loads it)
-    if (stage?.renderStage) stage.renderStage(el, v, { reveal: reveal(v, ui), head, path, pathFoot, players: players(v), danger: danger(st, ended) }, local);
+    if (stage?.renderStage) stage.renderStage(el, v, { reveal: reveal(v, ui), head, path, pathFoot, players: players(v), danger: danger(st, ended), recap }, local);
     else stage ??= import('./stage.js').then((m) => { stage = m; ui.rerender(); });
   } else {
-    put(el, reveal(v, ui), head, newCard(v, fresh), path, pathFoot, danger(st, ended),
+    put(el, reveal(v, ui), recap, head, newCard(v, fresh), path, pathFoot, danger(st, ended),
       v.mode === 'phone' ? mine(v) : null, players(v));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));

@@ -7,12 +7,18 @@ import { put } from '/static/js/dom.js';
 /** Draw the cave on the stage: ``parts`` are page.js's pieces of it (reveal, head, path, pathFoot, players,
  *  danger); ``local`` is the page module's memory for this table. */
 export function renderStage(el, v, parts, local) {
-  const { reveal, head, path, pathFoot, players, danger } = parts;
+  const { reveal, head, path, pathFoot, players, danger, recap } = parts;
   const list = players.querySelector('ul');
   list.dataset.n = String(list.children.length);  // tv.css: one row of up to four, or two of four
-  put(el, reveal, head, path, pathFoot, players);
   const slot = document.getElementById('tv-hazards');
   if (slot) put(slot, danger);
+  if (recap) {  // between caves: the cave's recap takes the stage (the path is over)
+    const rows = recap.querySelector('ul');
+    rows.dataset.n = String(rows.children.length);
+    put(el, reveal, head, recap);
+    return;
+  }
+  put(el, reveal, head, path, pathFoot, players);
   fitPath(path);
   if (!local.fitter && window.ResizeObserver) {  // the reveal above the path grows, the roster wraps: refit
     local.fitter = new ResizeObserver(() => { const p = el.querySelector('.path'); if (p) fitPath(p); });
