@@ -38,7 +38,7 @@ from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
 from gemtable.table import Status, Table, TableError
-from gemtable.table.settings import new_settings
+from gemtable.table.settings import CHANGEABLE, new_settings
 from gemtable.table.view import Choices, encoded_views
 
 log = logging.getLogger("gemtable")
@@ -49,8 +49,6 @@ CODE_ALPHABET = "ACDEFHJKLMNPQRTUVWXY"
 
 BANNED_CLOSE = 4003
 """The close code of a banned phone's connection (after an error or a ``removed`` message saying why)."""
-CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock")
-"""The settings a host may change between games (``settings``)."""
 
 
 def hash_token(token: str) -> str:
