@@ -28,7 +28,7 @@ from gemtable.games import GameError, GameRecord, find_game, find_manifest, game
 from gemtable.games.api import Decision, Probes
 from gemtable.table.view import PERSON_KEYS
 
-PHASES = {"lobby", "playing", "pause", "results"}
+PHASES = {"lobby", "playing", "reveal", "pause", "results"}
 STATUSES = {"seated", "waiting", "away", "watching", "gone"}
 TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")
 SECRETS = ("deck", "pile", "order", "seed", "unseen", "choices", "pending", "script", "inputs")

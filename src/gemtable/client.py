@@ -135,7 +135,7 @@ class Client:
 
     async def change_settings(self, **changes: Any) -> None:
         """The host changes the settings between games: ``preset``, ``options``, ``seconds``, ``pause``,
-        ``turn_clock``."""
+        ``turn_clock``, ``beat``."""
         await self.send(p.ChangeSettings(**changes))
 
     async def unban(self, ban: int) -> None:

@@ -86,13 +86,15 @@ class Host(_Client, tag="host"):
 
 class ChangeSettings(_Client, tag="settings"):
     """The host changes the settings between games (lobby or results): the preset, the options, the seconds
-    a decision (or turn) takes, the pause between rounds, the turn clock.  Fields left out stay as they are."""
+    a decision (or turn) takes, the pause between rounds, the turn clock, the reveal's beat.  Fields left out stay
+    as they are."""
 
     preset: str | None = None
     options: dict[str, Any] | None = None
     seconds: float | None = None
     pause: float | None = None
     turn_clock: bool | None = None
+    beat: float | None = None
 
 
 class Leave(_Client, tag="leave"):
