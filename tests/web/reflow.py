@@ -45,7 +45,10 @@ REFLOW = """() => {
   if (document.documentElement.scrollWidth > W + 1) {
     out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px in ${W}`);
   }
-  const out_ = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && (r.right > W + 1 || r.left < -1); };
+  const out_ = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.right > W + 1 || r.left < -1);
+  };
   for (const el of document.querySelectorAll('body *')) {
     if (!shown(el) || el.closest(skip) || !out_(el) || (el.parentElement && out_(el.parentElement))) continue;
     const r = el.getBoundingClientRect();
@@ -60,7 +63,8 @@ REFLOW = """() => {
   for (const el of document.querySelectorAll('button, .btn, select, .move')) {
     if (!shown(el) || el.closest('.sr-only')) continue;
     for (const part of [el, ...el.querySelectorAll('span, b')]) {
-      if (part.clientWidth > 1 && part.scrollWidth > part.clientWidth + 1 && getComputedStyle(part).overflow !== 'visible') {
+      const clipped = part.clientWidth > 1 && part.scrollWidth > part.clientWidth + 1;
+      if (clipped && getComputedStyle(part).overflow !== 'visible') {
         out.push(`${name(el)} clips its text`);
         break;
       }
@@ -74,7 +78,8 @@ REFLOW = """() => {
   const deeper = document.querySelector('#move-deeper');
   const camp = document.querySelector('#move-camp');
   if (deeper && camp && shown(deeper)) {
-    if (camp.getBoundingClientRect().top < deeper.getBoundingClientRect().bottom - 1) out.push('the choices do not stack');
+    const stacked = camp.getBoundingClientRect().top >= deeper.getBoundingClientRect().bottom - 1;
+    if (!stacked) out.push('the choices do not stack');
   }
   return out;
 }"""

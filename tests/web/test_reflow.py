@@ -5,7 +5,6 @@ Screenshots: artifacts/screenshots/reflow-MODE-LANG-MOMENT.png."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any

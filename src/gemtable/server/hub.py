@@ -88,6 +88,9 @@ class Hub:
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
+        self._moments: dict[str, tuple[int, str, int, bool, bool]] = {}
+        """Per table, the moment of the game its last change showed (game, phase, decision, paused, counting
+        down): a change to another moment is told at once (``pacing.py``)."""
         self._held: dict[str, Choices | None] = {}
         """What the broadcast a table holds (``pacer``) must tell: the secret choices of every change held, merged
         (then a ``chosen`` does), or None (some change held was not only choices: whole states)."""
@@ -153,7 +156,11 @@ class Hub:
             code = local.code
             held = code in self._held
             self._held[code] = _merged(self._held[code], choices) if held else choices
-            self.pacer.request(code, lambda: self._broadcast(local))
+            table = local.table
+            moment = (table.game_number, table.phase, table.decision, table.paused is None, not table.countdown)
+            moved = self._moments.get(code) != moment  # the game moved on: told at once
+            self._moments[code] = moment
+            self.pacer.request(code, lambda: self._broadcast(local), now=moved)
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
