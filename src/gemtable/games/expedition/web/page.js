@@ -308,14 +308,14 @@ function reveal(v, ui) {
   const late = r ? [...new Set([...(v.table.timed_out || []), ...offline])] : [];
   const me = v.me && v.me.seat !== null && v.me.seat !== undefined ? v.me.seat : null;
   const mineLate = me !== null && r && late.includes(me) && r.leavers.includes(me)
-    ? h('p', { class: 'timed-out', role: 'status', text: t(offline.includes(me) ? 'exp.offline_me' : 'exp.timed_out_me', {
+    ? h('p', { class: 'timed-out', text: t(offline.includes(me) ? 'exp.offline_me' : 'exp.timed_out_me', {
       gems: gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules) }) }) : null;
   if (st.collapsed_by) {
     const lost = lostBy(st, local, v.table.game_number);
     const victims = Object.keys(lost).map(Number);
     const fresh = local.collapseKey !== `${v.table.game_number}.${st.cave}`;
     local.collapseKey = `${v.table.game_number}.${st.cave}`;
-    return h('section', { class: ['collapse', fresh && 'shake'], role: 'alert' },
+    return h('section', { class: ['collapse', fresh && 'shake'] },
       h('div', { class: 'collapse-icon' }, icon(st.collapsed_by)),
       h('div', { class: 'collapse-text' },
         h('h2', { text: t('exp.collapse') }),
@@ -392,7 +392,7 @@ export function renderActions(el, v, ui) {
         if (ui.send({ type: 'choose', move })) local.optimistic = { move, key: local.decision };
         ui.rerender();
       } } }, icon(move), h('span', { class: 'mv' }), ' ', h('span', { class: 'sub' }), ' ', h('span', { class: 'ok' }));
-    local.note = h('p', { class: 'choice-note', 'aria-live': 'polite' });
+    local.note = h('p', { class: 'choice-note' });  // (the pressed button says it to screen readers)
     local.silence = h('p', { class: 'silence' });
     local.buttons = { deeper: button('deeper'), camp: button('camp') };
     put(el, local.note, h('div', { class: 'moves' }, local.buttons.deeper, local.buttons.camp), local.silence);
@@ -433,6 +433,12 @@ export function renderActions(el, v, ui) {
 export const renderResults = resultsLater(() => import('./results.js'));
 
 // --- what changed ---------------------------------------------------------------------
+
+/** "Final scores: Ann 8, Bob 4." (best first), as the live region says it. */
+export function standings(scores, names) {
+  const seats = (scores || []).map((_, seat) => seat).sort((x, y) => scores[y] - scores[x] || x - y);
+  return t('results.standings', { list: seats.map((seat) => `${nameOf(seat, names)} ${num(scores[seat])}`).join(t('list.comma')) });
+}
 
 /** Announcements and vibration for what changed between two states. */
 export function changes(prev, next, ui) {
@@ -479,7 +485,7 @@ export function changes(prev, next, ui) {
   if (moment && ui.mode === 'tv') import('/static/js/sound.js').then((m) => m.play(moment)).catch(() => {}); // the TV only
   if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
     say.push(t('results.title'), b.winners.length === 1 ? t('results.winner', { name: nameOf(b.winners[0], names) })
-      : t('results.winners', { names: listNames(b.winners, names) }));
+      : t('results.winners', { names: listNames(b.winners, names) }), standings(b.scores, names));
   }
   return { say, buzz };
 }
