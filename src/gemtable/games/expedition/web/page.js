@@ -181,7 +181,7 @@ export function renderGame(el, v, ui) {
       local.fitter.observe(path);
     }
   } else {
-    put(el, reveal(v, ui), head, newCard(v, fresh), path, pathFoot, danger(st, ended),
+    put(el, safe(v), reveal(v, ui), head, newCard(v, fresh), path, pathFoot, danger(st, ended),
       v.mode === 'phone' ? mine(v) : null, players(v));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
@@ -252,6 +252,15 @@ function danger(st, ended) {
     odds);
 }
 
+/** A player back in camp while the others go on: a banner at the top says so (not a wait with no buttons). */
+function safe(v) {
+  const me = v.me;
+  const player = me && me.seat !== null ? v.state.players.find((p) => p.seat === me.seat) : null;
+  if (!player || player.status !== 'camp' || v.state.phase !== 'choose' || v.mode !== 'phone') return null;
+  const kept = [gemsText(player.chest ?? 0, v.state.rules), ...player.relics.map((n) => t('exp.relic_worth', { n }))];
+  return h('p', { class: 'safe-camp' }, icon('camp'), h('span', { text: t('exp.safe_camp', { gems: kept.join(t('list.and')) }) }));
+}
+
 function mine(v) {
   const st = v.state;
   const me = v.me;
@@ -308,8 +317,7 @@ function reveal(v, ui) {
   const late = r ? [...new Set([...(v.table.timed_out || []), ...offline])] : [];
   const me = v.me && v.me.seat !== null && v.me.seat !== undefined ? v.me.seat : null;
   const mineLate = me !== null && r && late.includes(me) && r.leavers.includes(me)
-    ? h('p', { class: 'timed-out', text: t(offline.includes(me) ? 'exp.offline_me' : 'exp.timed_out_me', {
-      gems: gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules) }) }) : null;
+    ? h('p', { class: 'timed-out', text: lateText(r, me, offline.includes(me), rules) }) : null;
   if (st.collapsed_by) {
     const lost = lostBy(st, local, v.table.game_number);
     const victims = Object.keys(lost).map(Number);
@@ -338,6 +346,13 @@ function reveal(v, ui) {
     r.deeper.length ? h('p', { class: 'went-deeper' }, icon('deeper'),
       h('span', { text: r.leavers.length ? t('exp.went_deeper', { names: listNames(r.deeper, v.names) })
         : t('exp.all_deeper') })) : null);
+}
+
+/** "Time ran out: you went back to camp with 2 gems." — and the relic, when it came out with them alone. */
+function lateText(r, me, offline, rules) {
+  const gems = gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules);
+  const relic = r.leavers.length === 1 ? r.relics.reduce((a, b) => a + b, 0) : 0;
+  return t(offline ? 'exp.offline_me' : 'exp.timed_out_me', { gems }) + (relic ? ` ${t('exp.took_relic', { n: relic })}` : '');
 }
 
 /** Who lost what at the collapse, by seat: from the view (so a reload still knows), else from the
@@ -458,8 +473,7 @@ export function changes(prev, next, ui) {
     const me = next.me && next.me.seat !== null ? next.me.seat : null;
     const late = next.timed_out || [];
     if (me !== null && late.includes(me) && b.reveal.leavers.includes(me)) {
-      const i = b.reveal.leavers.indexOf(me);
-      say.push(t('exp.timed_out_me', { gems: gemsText((b.reveal.banked[i] ?? 0) + b.reveal.path_share, b.rules) }));
+      say.push(lateText(b.reveal, me, (next.offline || []).includes(me), b.rules));
     }
     say.push(b.reveal.leavers.map((seat, i) => tookText(seat, b.reveal.banked[i] ?? 0, b.reveal.path_share,
       names, b.rules)).join(' '));

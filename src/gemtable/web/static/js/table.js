@@ -114,6 +114,7 @@ async function handle(app, msg) {
     }
     render(app);
   } else if (msg.type === 'error') {
+    if (app.joining && ['name-taken', 'bad-name'].includes(msg.code)) nameRefused(t('err.' + msg.code));
     app.joining = false;
     if (msg.code === 'stale' && app.keptSent !== undefined) {
       app.keptSent = undefined;
@@ -125,6 +126,12 @@ async function handle(app, msg) {
       forget(app);
       if (msg.code === 'removed') app.removed = { by: '' };
       app.conn.send({ type: 'hello', code: app.code, tv: app.mode === 'tv' });
+    }
+    if (msg.code === 'no-table') {  // a stale or mistyped link: say so, offer the start page; stop trying
+      app.missing = true;
+      app.conn.stop();
+      render(app);
+      return;
     }
     if (msg.code === 'banned') {  // the host banned this phone (or its address): the server closes it
       app.banned = { by: '' };
@@ -139,6 +146,15 @@ async function handle(app, msg) {
     app.conn.stop();
     render(app);
   }
+}
+
+/** A refused name is said at its field, which is marked, until the name is changed (WCAG 3.3.1). */
+function nameRefused(text) {
+  const field = $('#join-name');
+  const error = $('#join-error');
+  field.setAttribute('aria-invalid', text ? 'true' : 'false');
+  error.textContent = text;
+  error.hidden = !text;
 }
 
 /** This phone's seat is no more: forget its token. */
@@ -336,7 +352,7 @@ function render(app) {
   const table = app.table;
   renderNet(app);
   if (!table) {
-    if (app.banned) renderBanner(app);  // refused before any state: say why
+    if (app.banned || app.missing) renderBanner(app);  // refused before any state: say why
     return;
   }
   const { me } = table;
@@ -407,6 +423,12 @@ function renderBanner(app) {
   const table = app.table || { me: null };
   const me = table.me;
   const blocks = [];
+  if (app.missing) {
+    const invite = $('#invite-btn');
+    if (invite) invite.hidden = true;  // no QR code for a table that does not exist
+    blocks.push([h('h1', { text: t('missing.title', { code: app.code }) }), h('p', { text: t('missing.hint') }),
+      h('p', null, h('a', { class: 'btn primary wide', href: '/', text: t('missing.start') }))]);
+  }
   if (app.banned) {
     blocks.push([h('p', { class: 'big', text: app.banned.by ? t('banned.you_by', { by: app.banned.by }) : t('banned.you') }),
       h('p', { text: t('banned.hint') })]);
@@ -781,6 +803,7 @@ async function copyLink(app) {
 function wire(app) {
   const form = $('#join-form');
   if (form) {
+    $('#join-name').addEventListener('input', () => nameRefused(''));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       if (app.joining) return;
