@@ -79,7 +79,7 @@ def test_the_rules_and_the_phone_do_not_call_a_chest_secret() -> None:
     says only that the others' phones do not show it."""
     words = {"en": "keeps count", "hu": "számolja", "ja": "数えていれば"}
     for lang, word in words.items():
-        texts = json.loads((TEXTS / f"texts.{lang}.json").read_text())
+        texts = json.loads((TEXTS / f"rules.{lang}.json").read_text())  # the rules page's own words
         assert word in texts["rules.exp.camp"], lang
     assert json.loads((TEXTS / "texts.en.json").read_text())["exp.chest_secret"] == "not shown on the others' phones"
     doc = (ROOT / "docs" / "security.md").read_text()

@@ -78,8 +78,8 @@ REFLOW = """() => {
   const deeper = document.querySelector('#move-deeper');
   const camp = document.querySelector('#move-camp');
   if (deeper && camp && shown(deeper)) {
-    const stacked = camp.getBoundingClientRect().top >= deeper.getBoundingClientRect().bottom - 1;
-    if (!stacked) out.push('the choices do not stack');
+    const side = camp.getBoundingClientRect().top < deeper.getBoundingClientRect().bottom - 1;
+    if (side) out.push('the choices do not stack');
   }
   return out;
 }"""

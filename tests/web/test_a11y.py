@@ -248,3 +248,168 @@ def test_the_strategy_lab_report(browser: Browser, tmp_path: Path) -> None:
     desk.goto(report.as_uri())
     audit.page(desk, "the lab report (desktop)", phone=False)
     audit.done()
+
+
+LIVE_WATCH = """(() => {
+  window.__said = [];
+  let last = '';
+  new MutationObserver(() => {
+    const live = document.getElementById('live');
+    const text = live ? live.textContent : '';
+    if (text && text !== last) window.__said.push(text);
+    last = text;
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+})()"""
+REGIONS = """() => [...document.querySelectorAll(
+  '[aria-live], [role=status], [role=alert], [role=log], [role=timer], output')].map((el) => el.id || el.className)"""
+WORDS = {
+    "en": {
+        "card": "Cave 1, new card: 5 gems.",
+        "hazard": "Spiders, a hazard",
+        "hurry": "s left to choose.",
+        "timed_out": "Time ran out: you went back to camp with",
+        "collapse": "The cave collapsed!",
+        "winner": "Ann wins!",
+        "standings": "Final scores: Ann 3, Bob 0.",
+    },
+    "hu": {
+        "card": "1. barlang, új lap: 5 drágakő.",
+        "hazard": "Pókok, veszély",
+        "hurry": "mp a döntésre.",
+        "timed_out": "Lejárt az idő",
+        "collapse": "Beomlott a barlang!",
+        "winner": "Ann nyert!",
+        "standings": "Végeredmény: Ann 3, Bob 0.",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_the_live_region_says_each_moment_once_in_the_pages_language(
+    server: ServerProcess, browser: Browser, lang: str
+) -> None:
+    words = WORDS[lang]
+    code = server.create_table(script=SCRIPT[:1], options={"caves": 1}, seconds=8, pause=2)
+    ann = browser.phone(f"live-{lang}", locale=LOCALES[lang])
+    ann.add_init_script(LIVE_WATCH)
+    join(ann, code, "Ann", prompt=PROMPT[lang])
+    assert ann.evaluate(REGIONS) == ["live"], ann.evaluate(REGIONS)  # the page's one live region
+    live = ann.locator("#live")
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Bob")
+        ann.locator("#start").tap()
+        expect(live).to_have_text(words["card"])  # the new card
+        ann.locator("#move-deeper").tap()
+        everyone(crowd, "deeper")
+        expect(live).to_contain_text(words["hazard"])  # a hazard turns
+        everyone(crowd, "deeper")  # Ann stays silent: the clock warns her once, then walks her out
+        expect(live).to_contain_text(words["hurry"], timeout=8000)
+        expect(live).to_contain_text(words["timed_out"], timeout=8000)  # the reveal: what she banked
+        everyone(crowd, "deeper")  # Bob alone: the second spiders
+        expect(live).to_contain_text(words["collapse"])
+        expect(live).to_contain_text(words["standings"], timeout=8000)  # the final standings
+        expect(live).to_contain_text(words["winner"])
+        assert ann.evaluate(REGIONS) == ["live"], ann.evaluate(REGIONS)  # one polite live region, in every phase
+    finally:
+        crowd.close()
+    said: list[str] = ann.evaluate("() => window.__said")
+    for key, text in words.items():
+        hits = [line for line in said if text in line]
+        assert len(hits) == 1, (key, hits, said)  # each moment once
+    assert len(said) == len(set(said)), said
+
+
+def tab_to(page: Any, css: str, most: int = 40) -> int:
+    """Press Tab until the focus is on ``css``; how many presses it took."""
+    for n in range(1, most + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate("(css) => document.activeElement && document.activeElement.matches(css)", css):
+            return n
+    raise AssertionError(
+        f"{css} not reached in {most} Tabs; focus on {page.evaluate('document.activeElement.outerHTML')}"
+    )
+
+
+def test_a_keyboard_alone_plays_an_expedition_and_a_booty_hunter_turn(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table(script=SCRIPT[:1], options={"caves": 1}, seconds=60, pause=2)
+    ann = browser.desktop("keys-ann")
+    ann.goto(f"/t/{code}")
+    expect(ann.locator("#join-name")).to_be_focused()  # the prompt takes the focus
+    ann.keyboard.type("Ann")
+    ann.keyboard.press("Enter")
+    expect(ann.locator("#who")).to_have_text("Ann")
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Bob")
+        expect(ann.locator("#start")).to_be_enabled()
+        tab_to(ann, "#start")
+        ann.keyboard.press("Enter")
+        expect(ann.locator("#move-deeper")).to_be_visible()
+        assert focus_problem(playwright_run(ann)) == ""
+        tab_to(ann, "#move-deeper")
+        ann.keyboard.press("Enter")
+        expect(ann.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
+        expect(ann.locator("#move-deeper")).to_be_focused()  # focus stays on the choice
+        ann.keyboard.press("Tab")
+        expect(ann.locator("#move-camp")).to_be_focused()
+        ann.keyboard.press("Enter")  # a change of mind
+        expect(ann.locator("#move-camp")).to_have_attribute("aria-pressed", "true")
+        ann.keyboard.press("Shift+Tab")
+        ann.keyboard.press("Enter")
+        expect(ann.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
+        everyone(crowd, "deeper")
+        expect(ann.locator(".hz.deadly")).to_have_count(1)
+        tab_to(ann, "#move-camp")
+        ann.keyboard.press("Enter")
+        everyone(crowd, "deeper")
+        expect(ann.locator("#actions")).to_be_hidden()
+        assert focus_problem(playwright_run(ann)) == ""  # on the page's h1, not the body
+        everyone(crowd, "deeper")
+        everyone(crowd, "deeper")
+        expect(ann.locator("#again")).to_be_visible(timeout=8000)
+        tab_to(ann, "#again")
+    finally:
+        crowd.close()
+
+    booty = booty_table(server)
+    kim = browser.desktop("keys-kim")
+    kim.goto(f"/t/{booty}")
+    expect(kim.locator("#join-name")).to_be_focused()
+    kim.keyboard.type("Kim")
+    kim.keyboard.press("Enter")
+    expect(kim.locator("#who")).to_have_text("Kim")
+    tab_to(kim, "#add-bot")
+    kim.keyboard.press("Enter")
+    kim.keyboard.press("Enter")
+    expect(kim.locator("#people .is-bot")).to_have_count(2)
+    tab_to(kim, "#start")
+    kim.keyboard.press("Enter")
+    expect(kim.locator(".bh-rotate")).to_be_visible(timeout=15_000)  # my turn (after the bots', if first)
+    for _ in range(4):  # turned so that it fits somewhere
+        if kim.locator(".bh-spot").count() > 1:
+            break
+        tab_to(kim, ".bh-rotate")
+        kim.keyboard.press("Enter")
+    tab_to(kim, "[data-spot]")
+    first = kim.evaluate("document.activeElement.dataset.spot")
+    if kim.locator(".bh-spot").count() > 1:
+        for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+            kim.keyboard.press(key)
+            if kim.evaluate("document.activeElement.dataset.spot") != first:
+                break
+        assert kim.evaluate("document.activeElement.dataset.spot") != first  # the arrows move between spots
+    spot = kim.evaluate("document.activeElement.dataset.spot")
+    kim.keyboard.press("Enter")
+    expect(kim.locator(".bh-board .bh-ghost")).to_have_count(1)
+    assert kim.evaluate("document.activeElement.dataset.spot") == spot  # focus stays on the chosen spot
+    expect(kim.locator(f'[data-spot="{spot}"]')).to_have_attribute("aria-pressed", "true")
+    turned = kim.locator(".bh-mine svg").get_attribute("aria-label")
+    kim.keyboard.press("r")  # rotate (only the turns that fit there)
+    assert kim.evaluate("document.activeElement.dataset.spot") == spot
+    assert kim.locator(".bh-mine svg").get_attribute("aria-label") is not None and turned is not None
+    presses = tab_to(kim, ".bh-place")
+    assert presses <= 6, presses  # not through every spot again
+    placed = kim.locator(".bh-placed").text_content()
+    kim.keyboard.press("Enter")
+    expect(kim.locator(".bh-placed")).not_to_have_text(placed or "", timeout=10_000)

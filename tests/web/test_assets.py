@@ -186,3 +186,24 @@ def test_a_games_scripts_find_their_words_in_its_own_texts_or_the_shared_ones() 
             used |= set(re.findall(r"\bt\('([a-z_]+\.[a-z_.\-]+)'", path.read_text(encoding="utf-8")))
         assert used, manifest.name
         assert not used - set(own) - set(shared), (manifest.name, used - set(own) - set(shared))
+
+
+def test_each_rules_page_s_own_words_are_complete_in_every_language() -> None:
+    """A game's rules page may keep its long texts beside it (``rules.LANG.json``, read with ``r('key')``) so that
+    the table's phone does not carry them: every key it reads exists, in every language, with its placeholders."""
+    checked = 0
+    for manifest in manifests():
+        web = game_web(manifest)
+        if web is None or not manifest.rules_page or not (web / "rules.en.json").is_file():
+            continue
+        english = json.loads((web / "rules.en.json").read_text(encoding="utf-8"))
+        used = set(re.findall(r"\br\('([a-z_0-9.]+)'", (web / manifest.rules_page).read_text(encoding="utf-8")))
+        assert used, manifest.game.name
+        assert used <= set(english), (manifest.game.name, used - set(english))
+        for lang in ("hu", "ja"):
+            other = json.loads((web / f"rules.{lang}.json").read_text(encoding="utf-8"))
+            assert set(other) == set(english), (manifest.game.name, lang, set(other) ^ set(english))
+            for key, text in english.items():
+                assert placeholders(text) <= placeholders(other[key]), (manifest.game.name, lang, key)
+        checked += 1
+    assert checked >= 2

@@ -22,6 +22,8 @@ pytestmark = pytest.mark.browser
 LOCALES = {"hu": "hu-HU", "ja": "ja-JP"}
 PROMPT = {"hu": "A neved", "ja": "あなたの名前"}
 SCRIPT = [["5", "spiders", "7", "spiders"]]
+SETTLED = """() => Promise.race([new Promise((done) => setTimeout(done, 2000)),
+  Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))])"""
 
 
 @pytest.fixture
@@ -53,6 +55,7 @@ def moments(page: Any, server: ServerProcess, lang: str, mode: str) -> list[str]
 
     def look(moment: str) -> None:
         page.wait_for_timeout(150)
+        page.evaluate(SETTLED)  # a moment's animation (the collapse shakes) is measured once it is over
         problems.extend(reflow_problems(page, f"{mode} {lang} {moment}"))
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"reflow-{mode}-{lang}-{moment}.png"), animations="disabled")

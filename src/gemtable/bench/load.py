@@ -221,7 +221,7 @@ class Phone:
     async def join(self) -> None:
         assert self.ws is not None
         name = f"bot{self.table.index}-{self.index}"
-        await self.ws.send(wire.encode(wire.Join(code=self.table.code, name=name)).decode())
+        await self.ws.send(wire.encode(wire.Join(v=wire.VERSION, code=self.table.code, name=name)).decode())
         await asyncio.wait_for(self.welcomed.wait(), 60)
 
     # --- receiving ----------------------------------------------------------------------------

@@ -75,6 +75,10 @@ MAX_WATCHERS = 24
 """People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
 REMOVED_KEPT = 64
 """Removed people whose phones the table still recognises (to tell them they were removed)."""
+MAX_CHANGES = 10
+"""Times one seat may change its secret choice in one decision (then ``too-many-changes``: its choice
+stands until the reveal).  A thumb changes its mind a few times; a script toggling twenty times a second
+wrote thousands of events a minute (``docs/security.md``, issue 21)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,14 @@ class Table:
         so rather than that their token is unknown (the most recent :data:`REMOVED_KEPT`)."""
         self.offline: list[int] = []
         """The seats whose move in the last reveal was made for them because their phone was gone."""
+        self.changes: dict[int, int] = {}
+        """Times each seat changed its pending choice in the open decision (at most :data:`MAX_CHANGES`)."""
+        self.choices_logged: list[int] = []
+        """The numbers of the current game's ``chose`` events (its choices before each reveal)."""
+        self.prunable: list[int] = []
+        """Numbers of events no rebuild needs any more: the ``chose`` events of a finished game (its reveals
+        hold every move that counted, and reset the choices).  The node prunes them from the log once saved
+        (``Store.prune``), so a finished game's log keeps no changes of mind; the record is kept apart."""
         self.rounds = 0
         """Rounds begun in the current game (caves, say)."""
         self.moves_made = 0
@@ -487,6 +499,10 @@ class Table:
             raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
         if self.manifest.simultaneous:
             if self.pending.get(seat) != move:
+                if seat in self.pending and self.changes.get(seat, 0) >= MAX_CHANGES:
+                    raise TableError(
+                        "too-many-changes", f"you have changed your mind {MAX_CHANGES} times: your choice stands"
+                    )
                 self.emit("chose", now, seat=seat, move=move)
             self._settle(now)
         else:
@@ -1119,9 +1135,11 @@ class Table:
         self.game_number = e["number"]
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
+        self.choices_logged = []
         if self.settings.beat > 0 and isinstance(self.game, Beats):
             self.game.hold_reveals()
         self.pending = {}
+        self.changes = {}
         self.timed_out = []
         self.offline = []
         self.countdown = None
@@ -1153,14 +1171,22 @@ class Table:
         self.runtime.seen_in_round = set(self.runtime.connected)
         self._after_move(e["at"])
 
+    def _on_pruned(self, e: Event) -> None:
+        """A placeholder for an event the log forgot (``Store.prune``): it only keeps its number."""
+
     def _on_chose(self, e: Event) -> None:
-        self.pending[e["seat"]] = e["move"]
+        self.choices_logged.append(self.events + 1)  # (this event's number: ``apply`` counts it next)
+        seat = e["seat"]
+        if seat in self.pending:
+            self.changes[seat] = self.changes.get(seat, 0) + 1
+        self.pending[seat] = e["move"]
 
     def _on_moves(self, e: Event) -> None:
         game = self.game
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
+        self.changes = {}
         self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
         self.offline = [int(seat) for seat in e.get("offline", ())]
         if self.manifest.simultaneous:
@@ -1222,6 +1248,7 @@ class Table:
         self._tell("ended", by=name)
         game.end()
         self.pending = {}
+        self.changes = {}
         self.paused = None
         self._after_move(e["at"])
 
@@ -1248,6 +1275,7 @@ class Table:
         "moves": _on_moves,
         "went_on": _on_went_on,
         "ended": _on_ended,
+        "pruned": _on_pruned,
     }
     """Every event type and the handler that applies it."""
 
@@ -1261,6 +1289,8 @@ class Table:
             self.deadline = None
             self.records[self.game_number] = self.game_record()
             self.finished.append(self.game_number)
+            self.prunable.extend(self.choices_logged)
+            self.choices_logged = []
             for person in self.people.values():
                 if person.has_chair and person.status in (Status.WAITING,):
                     person.status = Status.SEATED

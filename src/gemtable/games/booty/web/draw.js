@@ -16,11 +16,13 @@ const linked = (name) => {
 };
 export const cssReady = Promise.all([linked('page.css'), document.body.classList.contains('tv') && linked('stage.css')]);
 
-/** Land colours: fill, the ink printed on it (≥ 4.5:1) and the pattern's id. */
+/** Land colours: fill, the ink printed on it (≥ 4.5:1) and the pattern's id. Their lightness differs as much as
+ *  their hue: at least 20 L* between any two, seen normally, in greyscale and under protanopia, deuteranopia and
+ *  tritanopia (tests/games/booty/test_colours.py). */
 export const COLOURS = [
-  { fill: '#e4572e', ink: '#000000' },
-  { fill: '#1f5fbf', ink: '#ffffff' },
-  { fill: '#f2c14e', ink: '#000000' },
+  { fill: '#e8603a', ink: '#000000' },
+  { fill: '#12347a', ink: '#ffffff' },
+  { fill: '#ffdf6b', ink: '#000000' },
 ];
 export const SIDES = 'NESW';
 const TRI = ['M0 0H100L50 50Z', 'M100 0V100L50 50Z', 'M100 100H0L50 50Z', 'M0 100V0L50 50Z'];
@@ -36,10 +38,10 @@ function defs() {
   const pat = (id, ...kids) => s('pattern', { id, width: 16, height: 16, patternUnits: 'userSpaceOnUse' }, kids);
   document.body.append(s('svg', { class: 'bh-defs', width: 0, height: 0, 'aria-hidden': 'true', focusable: 'false' },
     s('defs', null,
-      pat('bh-p0', s('path', { d: 'M-4 4 4-4M0 16 16 0M12 20 20 12', stroke: '#000', 'stroke-opacity': 0.28, 'stroke-width': 3 })),
-      pat('bh-p1', s('circle', { cx: 4, cy: 4, r: 2.6, fill: '#fff', 'fill-opacity': 0.5 }),
-        s('circle', { cx: 12, cy: 12, r: 2.6, fill: '#fff', 'fill-opacity': 0.5 })),
-      pat('bh-p2', s('path', { d: 'M0 8H16M8 0V16', stroke: '#000', 'stroke-opacity': 0.25, 'stroke-width': 2 })))));
+      pat('bh-p0', s('path', { d: 'M-4 4 4-4M0 16 16 0M12 20 20 12', stroke: '#000', 'stroke-opacity': 0.4, 'stroke-width': 3.5 })),
+      pat('bh-p1', s('circle', { cx: 4, cy: 4, r: 3, fill: '#fff', 'fill-opacity': 0.55 }),
+        s('circle', { cx: 12, cy: 12, r: 3, fill: '#fff', 'fill-opacity': 0.55 })),
+      pat('bh-p2', s('path', { d: 'M0 8H16M8 0V16', stroke: '#000', 'stroke-opacity': 0.4, 'stroke-width': 2.5 })))));
 }
 
 export const colourName = (c) => t(`bh.colour${c}`);

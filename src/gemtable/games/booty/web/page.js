@@ -168,15 +168,44 @@ export class Viewport {
       this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15);
     }, { passive: false });
     svg.addEventListener('keydown', (e) => {
-      if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset && e.target.dataset.spot) {
-        e.preventDefault();
-        onTap(e.target);
-      }
+      const spot = e.target.dataset && e.target.dataset.spot;
+      if (!spot) return;
+      const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      if (e.key === 'Enter' || e.key === ' ') onTap(e.target);
+      else if (dir) nextSpot(svg, e.target, dir);
+      else if (e.key === 'r' || e.key === 'R') this.onRotate?.();
+      else return;
+      e.preventDefault();
     });
   }
 }
 
 // --- my turn: rotation, the chosen spot -------------------------------------------------
+
+/** The arrow keys: focus the nearest spot that way (the spots are one tab stop, the focused one). */
+function nextSpot(svg, from, [dx, dy]) {
+  const [x, y] = parse(from.dataset.spot);
+  const ahead = [...svg.querySelectorAll('[data-spot]')].map((el) => [el, ...parse(el.dataset.spot)])
+    .filter(([, a, b]) => (a - x) * dx + (b - y) * dy > 0)
+    .sort((p, q) => Math.abs(p[1] - x) + Math.abs(p[2] - y) * 1.01 - Math.abs(q[1] - x) - Math.abs(q[2] - y) * 1.01);
+  if (!ahead.length) return;
+  from.tabIndex = -1;
+  ahead[0][0].tabIndex = 0;
+  ahead[0][0].focus();
+}
+
+/** One tab stop among the spots (the chosen one, else the one focused, else the first); a spot that had focus
+ *  before the board was drawn again has it again, so a keyboard goes on from where it was (to Place it). */
+function spotFocus(svg, sel, had) {
+  const spots = [...svg.querySelectorAll('[data-spot]')];
+  const key = sel ? `${sel.x},${sel.y}` : null;
+  const stop = spots.find((el) => el.dataset.spot === had) || spots.find((el) => el.dataset.spot === key) || spots[0];
+  for (const el of spots) {
+    el.tabIndex = el === stop ? 0 : -1;
+    el.setAttribute('aria-pressed', el.dataset.spot === key);
+  }
+  if (had && stop) stop.focus({ preventScroll: true });
+}
 
 const SPOT_ZOOM = 0.5; // a spot (90 units) is 45 px on the screen: a finger's size
 
@@ -308,12 +337,15 @@ export function renderGame(el, v, ui) {
       h('span', { text: t('bh.you_are', { colour: colourName(mySeat) }) })) : null);
 
   const spots = mine && !sending(L) ? moves.filter((m) => m.endsWith(`,${L.r}`)).map(parse) : [];
+  const had = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.spot : null;
+  L.view.onRotate = () => rotate(L, ui);
   const ghost = mine && L.sel && drawn ? { x: L.sel.x, y: L.sel.y, slices: turn(drawn.slices, L.r) } : null;
   drawBoard(L.view.svg, {
     board: st.board, diamonds: st.diamonds, spots, ghost,
     last: st.board.length ? st.board[st.board.length - 1].order : -1,
     spotLabel: (x, y) => t('bh.spot', { x, y }),
   });
+  spotFocus(L.view.svg, L.sel, had);
   const cells = [...st.board.map((c) => [c.x, c.y]), ...spots.map(([x, y]) => [x, y])];
   if (ghost) cells.push([ghost.x, ghost.y]);
   L.view.show(turnFrame(L.view, box(cells, 30), mine && !tv ? spots : [], ghost), tv ? [0.1, 2.2] : [0.12, 1.1],
@@ -355,7 +387,7 @@ export function renderActions(el, v, ui) {
   if (!L.bar || !el.contains(L.bar.root)) {
     const btn = (cls, fn) => h('button', { type: 'button', class: `btn ${cls}`, on: { click: fn } });
     L.bar = {
-      note: h('p', { class: 'bh-note', 'aria-live': 'polite' }),
+      note: h('p', { class: 'bh-note' }),
       tile: h('div', { class: 'bh-mine' }),
       rotate: btn('bh-rotate', () => rotate(L, ui)),
       place: btn('primary bh-place', () => place(L, ui)),
@@ -413,7 +445,11 @@ export function changes(prev, next) {
     say.push(t('bh.say_turn'));
     buzz = [80, 60, 80];
   }
-  if (next.phase === 'results' && prev.phase !== 'results' && b.winners) say.push(t('results.title'), winText(b.winners, names));
+  if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
+    const seats = SEATS.filter((seat) => seat < (b.scores || []).length).sort((x, y) => b.scores[y] - b.scores[x] || x - y);
+    say.push(t('results.title'), winText(b.winners, names),
+      t('results.standings', { list: seats.map((seat) => `${nameOf(seat, names)} ${b.scores[seat]}`).join(t('list.comma')) }));
+  }
   return { say, buzz };
 }
 

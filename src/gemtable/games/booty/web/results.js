@@ -23,7 +23,7 @@ export function renderResults(el, data, ui) {
   let R = L.res;
   if (!R || R.key !== key) {
     if (R) clearTimeout(R.timer);
-    R = { key, panel: h('div', { class: 'bh-count', 'aria-live': 'polite' }) };
+    R = { key, panel: h('div', { class: 'bh-count' }) };
     R.view = new Viewport(ui.mode, () => skip(R));
     R.root = h('div', { class: 'booty bh-results' }, R.view.wrap, R.panel);
     R.end = st.scoring.length * 2;

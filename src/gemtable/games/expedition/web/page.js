@@ -180,7 +180,7 @@ export function renderGame(el, v, ui) {
     if (stage?.renderStage) stage.renderStage(el, v, { reveal: reveal(v, ui), head, path, pathFoot, players: players(v), danger: danger(st, ended), recap }, local);
     else stage ??= import('./stage.js').then((m) => { stage = m; ui.rerender(); });
   } else {
-    put(el, reveal(v, ui), recap, head, newCard(v, fresh), path, pathFoot, danger(st, ended),
+    put(el, safe(v), reveal(v, ui), recap, head, newCard(v, fresh), path, pathFoot, danger(st, ended),
       v.mode === 'phone' ? mine(v) : null, players(v));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
@@ -226,6 +226,15 @@ function danger(st, ended) {
     })),
     h('p', { class: deadly.length || st.collapsed_by ? 'warn' : 'calm', text: note }),
     odds);
+}
+
+/** A player back in camp while the others go on: a banner at the top says so (not a wait with no buttons). */
+function safe(v) {
+  const me = v.me;
+  const player = me && me.seat !== null ? v.state.players.find((p) => p.seat === me.seat) : null;
+  if (!player || player.status !== 'camp' || v.state.phase !== 'choose' || v.mode !== 'phone') return null;
+  const kept = [gemsText(player.chest ?? 0, v.state.rules), ...player.relics.map((n) => t('exp.relic_worth', { n }))];
+  return h('p', { class: 'safe-camp' }, icon('camp'), h('span', { text: t('exp.safe_camp', { gems: kept.join(t('list.and')) }) }));
 }
 
 function mine(v) {
@@ -286,14 +295,13 @@ function reveal(v, ui) {
   const late = r ? [...new Set([...(v.table.timed_out || []), ...offline])] : [];
   const me = v.me && v.me.seat !== null && v.me.seat !== undefined ? v.me.seat : null;
   const mineLate = me !== null && r && late.includes(me) && r.leavers.includes(me)
-    ? h('p', { class: 'timed-out', role: 'status', text: t(offline.includes(me) ? 'exp.offline_me' : 'exp.timed_out_me', {
-      gems: gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules) }) }) : null;
+    ? h('p', { class: 'timed-out', text: lateText(r, me, offline.includes(me), rules) }) : null;
   if (st.collapsed_by) {
     const lost = lostBy(st, local, v.table.game_number);
     const victims = Object.keys(lost).map(Number);
     const fresh = local.collapseKey !== `${v.table.game_number}.${st.cave}`;
     local.collapseKey = `${v.table.game_number}.${st.cave}`;
-    return h('section', { class: ['collapse', fresh && 'shake'], role: 'alert' },
+    return h('section', { class: ['collapse', fresh && 'shake'] },
       h('div', { class: 'collapse-icon' }, icon(st.collapsed_by)),
       h('div', { class: 'collapse-text' },
         h('h2', { text: t('exp.collapse') }),
@@ -316,6 +324,13 @@ function reveal(v, ui) {
     r.deeper.length ? h('p', { class: 'went-deeper' }, icon('deeper'),
       h('span', { text: r.leavers.length ? t('exp.went_deeper', { names: listNames(r.deeper, v.names) })
         : t('exp.all_deeper') })) : null);
+}
+
+/** "Time ran out: you went back to camp with 2 gems." — and the relic, when it came out with them alone. */
+function lateText(r, me, offline, rules) {
+  const gems = gemsText((r.banked[r.leavers.indexOf(me)] ?? 0) + r.path_share, rules);
+  const relic = r.leavers.length === 1 ? r.relics.reduce((a, b) => a + b, 0) : 0;
+  return t(offline ? 'exp.offline_me' : 'exp.timed_out_me', { gems }) + (relic ? ` ${t('exp.took_relic', { n: relic })}` : '');
 }
 
 /** Who lost what at the collapse, by seat: from the view (so a reload still knows), else from the
@@ -370,7 +385,7 @@ export function renderActions(el, v, ui) {
         if (ui.send({ type: 'choose', move })) local.optimistic = { move, key: local.decision };
         ui.rerender();
       } } }, icon(move), h('span', { class: 'mv' }), ' ', h('span', { class: 'sub' }), ' ', h('span', { class: 'ok' }));
-    local.note = h('p', { class: 'choice-note', 'aria-live': 'polite' });
+    local.note = h('p', { class: 'choice-note' });  // (the pressed button says it to screen readers)
     local.silence = h('p', { class: 'silence' });
     local.buttons = { deeper: button('deeper'), camp: button('camp') };
     put(el, local.note, h('div', { class: 'moves' }, local.buttons.deeper, local.buttons.camp), local.silence);
@@ -412,6 +427,12 @@ export const renderResults = resultsLater(() => import('./results.js'));
 
 // --- what changed ---------------------------------------------------------------------
 
+/** "Final scores: Ann 8, Bob 4." (best first), as the live region says it. */
+export function standings(scores, names) {
+  const seats = (scores || []).map((_, seat) => seat).sort((x, y) => scores[y] - scores[x] || x - y);
+  return t('results.standings', { list: seats.map((seat) => `${nameOf(seat, names)} ${num(scores[seat])}`).join(t('list.comma')) });
+}
+
 /** Announcements and vibration for what changed between two states. */
 export function changes(prev, next, ui) {
   const say = [];
@@ -430,8 +451,7 @@ export function changes(prev, next, ui) {
     const me = next.me && next.me.seat !== null ? next.me.seat : null;
     const late = next.timed_out || [];
     if (me !== null && late.includes(me) && b.reveal.leavers.includes(me)) {
-      const i = b.reveal.leavers.indexOf(me);
-      say.push(t('exp.timed_out_me', { gems: gemsText((b.reveal.banked[i] ?? 0) + b.reveal.path_share, b.rules) }));
+      say.push(lateText(b.reveal, me, (next.offline || []).includes(me), b.rules));
     }
     say.push(b.reveal.leavers.map((seat, i) => tookText(seat, b.reveal.banked[i] ?? 0, b.reveal.path_share,
       names, b.rules)).join(' '));
@@ -457,7 +477,7 @@ export function changes(prev, next, ui) {
   if (moment && ui.mode === 'tv') import('/static/js/sound.js').then((m) => m.play(moment)).catch(() => {}); // the TV only
   if (next.phase === 'results' && prev.phase !== 'results' && b.winners) {
     say.push(t('results.title'), b.winners.length === 1 ? t('results.winner', { name: nameOf(b.winners[0], names) })
-      : t('results.winners', { names: listNames(b.winners, names) }));
+      : t('results.winners', { names: listNames(b.winners, names) }), standings(b.scores, names));
   }
   return { say, buzz };
 }

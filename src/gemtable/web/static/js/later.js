@@ -14,6 +14,8 @@ export function resultsLater(load) {
       return;
     }
     put(el, h(data.heading || 'h2', { class: 'results-title', text: t('results.title') }));
+    const css = '/static/css/results.css';  // the results' styles come with them
+    if (!document.querySelector(`link[href="${css}"]`)) document.head.append(h('link', { rel: 'stylesheet', href: css }));
     load().then((loaded) => {
       module = loaded;
       if (ui.rerender) ui.rerender();

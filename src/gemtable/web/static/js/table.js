@@ -20,6 +20,14 @@ const BANNER_KINDS = new Set(['countdown', 'paused', 'resumed']);
 /** Notices a banner tells while they last (a countdown, a pause): neither toasted nor listed in "Lately". */
 const told = (n) => !BANNER_KINDS.has(n.kind);
 
+/** results-shell.js (the results' frame: the record, Play again, the host's buttons), loaded with the first results. */
+let shell = null;
+function resultsShell(app, v) {
+  const helpers = { story: () => story, needStory, needed, render };
+  if (shell) shell.renderResults(app, v, helpers);
+  else import('./results-shell.js').then((m) => { shell = m; render(app); }).catch((e) => console.error(e));
+}
+
 /** story.js (the notices in words, and their texts), loaded the first time something is to be told. */
 let story = null;
 async function needStory() {
@@ -109,6 +117,7 @@ async function handle(app, msg) {
     }
     render(app);
   } else if (msg.type === 'error') {
+    if (app.joining && ['name-taken', 'bad-name'].includes(msg.code)) nameRefused(t('err.' + msg.code));
     app.joining = false;
     if (msg.code === 'stale' && app.keptSent !== undefined) {
       app.keptSent = undefined;
@@ -120,6 +129,12 @@ async function handle(app, msg) {
       forget(app);
       if (msg.code === 'removed') app.removed = { by: '' };
       app.conn.send({ type: 'hello', code: app.code, tv: app.mode === 'tv' });
+    }
+    if (msg.code === 'no-table') {  // a stale or mistyped link: say so, offer the start page; stop trying
+      app.missing = true;
+      app.conn.stop();
+      render(app);
+      return;
     }
     if (msg.code === 'banned') {  // the host banned this phone (or its address): the server closes it
       app.banned = { by: '' };
@@ -134,6 +149,15 @@ async function handle(app, msg) {
     app.conn.stop();
     render(app);
   }
+}
+
+/** A refused name is said at its field, which is marked, until the name is changed (WCAG 3.3.1). */
+function nameRefused(text) {
+  const field = $('#join-name');
+  const error = $('#join-error');
+  field.setAttribute('aria-invalid', text ? 'true' : 'false');
+  error.textContent = text;
+  error.hidden = !text;
 }
 
 /** This phone's seat is no more: forget its token. */
@@ -244,7 +268,7 @@ async function tellNews(app, say = []) {
   } else {
     const fresh = news.filter((n) => n.id > app.newsSeen && told(n));
     const said = story ? fresh.map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
-    if (said.length && app.mode !== 'tv') toast(said.join(' '));  // the TV lists them in its side column ("Lately")
+    if (said.length && app.mode !== 'tv') toast(said.join(' '), true);  // said below, with the rest  // the TV lists them in its side column ("Lately")
     say.push(...said);
     app.newsSeen = Math.max(app.newsSeen, newest);
   }
@@ -262,6 +286,9 @@ function effects(app) {
   const was = app.prev.phase;
   const now = app.table.phase;
   if (was !== now && now === 'lobby') say.push(t('lobby.title', { code: app.code }));
+  const paused = app.table.paused;
+  if (Boolean(paused) !== Boolean(app.prev.paused)) say.push(paused ? t('pause.by', { name: paused.name }) : t('pause.over'));
+  if (app.table.countdown && !app.prev.countdown) say.push(t('count.by', { name: app.table.countdown.name }));
   return say;
 }
 
@@ -272,7 +299,8 @@ export function announce(text) {
 }
 
 let toastTimer = null;
-export function toast(text) {
+export function toast(text, quiet = false) {
+  if (!quiet) announce(text);  // the page's one live region reads it (the toast is only seen)
   const el = $('#toast');
   // Over an open sheet (a modal dialog is in the top layer, above everything else) the toast goes
   // inside it, or the backdrop would dim it.
@@ -307,10 +335,17 @@ function heading(sel, tag) {
   return to;
 }
 
-/** An action that hid the control it came from (Join, Start, a move) leaves focus on the page's h1, not the body. */
-function keepFocus(was) {
-  if (!was || was === document.body || (was.isConnected && was.getClientRects().length)) return;
+/** An action that hid the control it came from (Join, Start, a move) leaves focus on the page's h1, not the body
+ *  (if the h1 is not drawn yet — the results' frame still loading — the next render places it). */
+function keepFocus(app, was) {
+  const now = document.activeElement;  // (a game may have moved it on: the spot drawn again)
+  if (now && now !== document.body && now.isConnected && now.getClientRects().length) {
+    app.lost = false;
+    return;
+  }
+  if (!app.lost && (!was || was === document.body)) return;
   const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
+  app.lost = !top;
   if (!top) return;
   top.tabIndex = -1;
   top.focus({ preventScroll: true });
@@ -320,7 +355,7 @@ function render(app) {
   const table = app.table;
   renderNet(app);
   if (!table) {
-    if (app.banned) renderBanner(app);  // refused before any state: say why
+    if (app.banned || app.missing) renderBanner(app);  // refused before any state: say why
     return;
   }
   const { me } = table;
@@ -361,7 +396,7 @@ function render(app) {
     document.body.classList.toggle('has-actions', !actions.hidden);
   }
   show($('#results'), phase === 'results');
-  if (phase === 'results') renderResults(app, v);
+  if (phase === 'results') resultsShell(app, v);
   renderRecent(app, $('#tv-news'));  // the TV's side column: what happened lately, during a game too
   const corner = $('#corner-qr');
   if (corner) {
@@ -372,13 +407,14 @@ function render(app) {
   if (app.stage) app.stage.renderStage(app);
   wakeLock(app);
   tickClock(app);
-  keepFocus(was);
+  keepFocus(app, was);
 }
 
 function renderNet(app) {
   const el = $('#net');
   if (!el) return;
   const text = app.banned ? '' : { connecting: t('conn.connecting'), reconnecting: t('conn.reconnecting') }[app.net] || '';
+  if (text && text !== el.textContent) announce(text);
   el.textContent = text;
   el.hidden = !text;
   document.body.classList.toggle('offline', app.net === 'reconnecting');
@@ -391,6 +427,12 @@ function renderBanner(app) {
   const table = app.table || { me: null };
   const me = table.me;
   const blocks = [];
+  if (app.missing) {
+    const invite = $('#invite-btn');
+    if (invite) invite.hidden = true;  // no QR code for a table that does not exist
+    blocks.push([h('h1', { text: t('missing.title', { code: app.code }) }), h('p', { text: t('missing.hint') }),
+      h('p', null, h('a', { class: 'btn primary wide', href: '/', text: t('missing.start') }))]);
+  }
   if (app.banned) {
     blocks.push([h('p', { class: 'big', text: app.banned.by ? t('banned.you_by', { by: app.banned.by }) : t('banned.you') }),
       h('p', { text: t('banned.hint') })]);
@@ -419,7 +461,7 @@ function renderBanner(app) {
 function pausedBlock(app) {
   const table = app.table;
   const host = Boolean(table.me && table.me.host);
-  return [h('p', { class: 'huge', role: 'status', text: t('pause.by', { name: table.paused.name }) }),
+  return [h('p', { class: 'huge', text: t('pause.by', { name: table.paused.name }) }),
     h('p', { text: host ? t('pause.hint_host') : table.me ? t('pause.hint') : t('pause.hint_watch') }),
     host ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume', text: t('host.resume'),
       on: { click: () => app.ui.send({ type: 'resume' }) } }) : null];
@@ -429,7 +471,7 @@ function countdownBlock(app) {
   const table = app.table;
   const host = Boolean(table.me && table.me.host);
   // The phone's clock (sticky at the top) counts down; the TV's lobby has none, so its banner does.
-  const big = app.mode === 'tv' ? h('p', { class: 'huge', role: 'status' },
+  const big = app.mode === 'tv' ? h('p', { class: 'huge' },
     h('span', { class: 'count-label', text: word(app, 'count.starts') }), ' ',
     h('span', { class: 'count-num', id: 'count-num', text: t('clock.secs', { n: countdownSecs(app) }) })) : null;
   return [big, h('p', { class: app.mode === 'tv' ? '' : 'big', text: t('count.by', { name: table.countdown.name }) }),
@@ -568,55 +610,6 @@ function fillQr(app, sel) {
   if (box && !box.firstChild) box.append(qrCode(app.code, t('invite.scan')));
 }
 
-function renderResults(app, v) {
-  const table = app.table;
-  const record = loadRecord(app, table.game_number);
-  app.game.renderResults($('#results-body'), {
-    state: table.state, names: v.names, rules: table.state?.rules, scores: table.state?.scores,
-    winners: table.state?.winners, players: table.state?.players, number: table.game_number,
-    left: record?.left || {}, standIns: record?.stand_ins || {}, ended: table.ended || record?.ended || null,
-    heading: v.heading,
-  }, app.ui);
-  if (story) story.renderStory($('#results-story'), record?.history, app.game);
-  const isHost = Boolean(table.me && table.me.host);
-  const seated = table.people.filter((p) => p.chair !== null && p.status !== 'away').length;
-  const enough = seated >= needed(app);
-  const again = $('#again');
-  if (again) {
-    show(again, isHost && enough && !table.countdown);
-    const hint = $('#again-hint');
-    if (hint) {
-      show(hint, isHost && !enough);
-      put(hint, t('lobby.need', { n: needed(app) }));
-    }
-  }
-  const more = $('#results-host');
-  if (more) put(more, hostButtons(app), bansList(app));
-  const host = table.people.find((p) => p.id === table.host);
-  const wait = $('#again-wait');
-  if (wait) {
-    show(wait, !isHost && Boolean(host) && !table.countdown);
-    put(wait, host ? t('results.wait_host', { name: personName(host) }) : '');
-  }
-  const link = $('#results-link');
-  if (link) link.href = `/t/${app.code}/results/${table.game_number}`;
-}
-
-/** A finished game's record (who left, which seats a bot played, its story), fetched once per game. */
-function loadRecord(app, number) {
-  if (!number) return null;
-  const kept = app.records[number];
-  if (kept !== undefined) return kept === 'loading' ? null : kept;
-  app.records[number] = 'loading';
-  fetch(`/api/tables/${app.code}/games/${number}`).then((r) => (r.ok ? r.json() : null)).catch(() => null)
-    .then(async (record) => {
-      app.records[number] = record;
-      if (record && (record.history || []).length) await needStory();
-      if (record) render(app);
-    });
-  return null;
-}
-
 // --- the clock ------------------------------------------------------------------------
 
 /** The full time of what the clock counts down now (ms): the pause between rounds, the beat, or a decision. */
@@ -684,6 +677,11 @@ function tickClock(app) {
   label.textContent = own ?? (table.phase === 'reveal' ? word(app, 'clock.beat') : table.phase === 'pause' ? t('clock.next')
     : choosing && !me.choice ? t('clock.choose') : t('clock.reveal'));
   num.textContent = t('clock.secs', { n: secs });
+  if (choosing && !me.choice && app.mode === 'phone' && secs <= Math.min(10, app.total / 2000)
+    && app.hurried !== table.decision && left > 0) {
+    app.hurried = table.decision;
+    announce(t('clock.hurry', { n: secs }));
+  }
   $('#clock-bar').style.transform = `scaleX(${(left / app.total).toFixed(3)})`;
   el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);
 }
@@ -810,6 +808,7 @@ async function copyLink(app) {
 function wire(app) {
   const form = $('#join-form');
   if (form) {
+    $('#join-name').addEventListener('input', () => nameRefused(''));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       if (app.joining) return;
