@@ -174,7 +174,8 @@ OVERLAPS = """() => {
     if (cs.visibility === 'hidden' || Number(cs.opacity) <= 0.05 || !el.getClientRects().length) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
-    for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ r, el, text: node.textContent.trim() });
+    const text = node.textContent.trim();
+    for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ r, el, text });
   }
   const out = [];
   for (let i = 0; i < boxes.length && out.length < 20; i += 1) {

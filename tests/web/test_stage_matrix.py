@@ -1,8 +1,8 @@
 """The TV from the sofa, every state, every size of table: issue 22's "Done when".
 
 For 2, 3, 5 and 8 players (two people with long names — one English, one Hungarian — and bots; at 8 a ninth
-person arrives during the game and watches from the queue), two TVs, 1920×1080 and 1280×720, in English, Hungarian and Japanese, at each
-state of a night: the lobby, a decision open, the reveal's beat, the recap of the cave that ended (shown for the
+person arrives during the game and watches from the queue), two TVs, 1920×1080 and 1280×720, in English,
+Hungarian and Japanese, at each state of a night: the lobby, a decision open, the reveal's beat, the recap of the cave that ended (shown for the
 pause before the results) and the final standings. At each, on both TVs and in each language: no visible text
 is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and the clock at 1080p; two thirds
 at 720p — measured from the computed styles of every visible text node), nothing scrolls, no piece of the stage
