@@ -2,13 +2,14 @@
 
 For 2, 3, 5 and 8 players (two people with long names — one English, one Hungarian — and bots; at 8 a ninth
 person arrives during the game and watches from the queue), two TVs, 1920×1080 and 1280×720, in English,
-Hungarian and Japanese, at each state of a night: the lobby, a decision open, the reveal's beat, the recap of the cave that ended (shown for the
-pause before the results) and the final standings. At each, on both TVs and in each language: no visible text
-is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and the clock at 1080p; two thirds
-at 720p — measured from the computed styles of every visible text node), nothing scrolls, no piece of the stage
-is outside the screen, no text is drawn over another; and "Waiting for" names the people who have not chosen.
-Booty Hunter's TV is measured the same way in ``test_booty_tv.py``. One browser, one server, the TV pages reused
-through the states; a screenshot of each state at both sizes in artifacts/screenshots/ (``matrix-*``).
+Hungarian and Japanese, at each state of a night: the lobby, a decision open, the reveal's beat, the recap of
+the cave that ended (shown for the pause before the results) and the final standings. At each, on both TVs and
+in each language: no visible text is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and
+the clock at 1080p; two thirds at 720p — measured from the computed styles of every visible text node), nothing
+scrolls, no piece of the stage is outside the screen, no text is drawn over another; and "Waiting for" names the
+people who have not chosen. Booty Hunter's TV is measured the same way in ``test_booty_tv.py``. One browser, one
+server, the TV pages reused through the states; a screenshot of each state at both sizes in
+artifacts/screenshots/ (``matrix-*``).
 """
 
 from __future__ import annotations
