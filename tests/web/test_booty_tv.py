@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.server.harness import ServerProcess
 from tests.web.conftest import Browser
 from tests.web.test_play import join
-from tests.web.test_stage import PREFIX, off_stage, set_lang, small_text
+from tests.web.test_stage import PREFIX, off_stage, overlaps, set_lang, small_text
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +50,6 @@ def test_the_tv_says_whose_turn_who_left_and_which_colour_a_bot_plays(
         expect(tv.locator("#tv-news")).to_contain_text("Kim left")
         for lang in ("en", "hu", "ja"):
             set_lang(tv, lang)
-            problems += [f"{height}p [{lang}]: {p}" for p in small_text(tv) + off_stage(tv)]
+            problems += [f"{height}p [{lang}]: {p}" for p in small_text(tv) + off_stage(tv) + overlaps(tv)]
         shot(tv, PREFIX + f"tv-{height}p-booty-left")
     assert not problems, "\n".join(problems)

@@ -162,6 +162,40 @@ def small_text(page: Any) -> list[str]:
     ]
 
 
+OVERLAPS = """() => {
+  // Text drawn over other text: every visible text node's line boxes, against every other's (a text and the
+  // texts inside it excepted); a few pixels of touching edges are not an overlap.
+  const boxes = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || el.closest('.sr-only, [hidden], select, script, style')) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || Number(cs.opacity) <= 0.05 || !el.getClientRects().length) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const text = node.textContent.trim();
+    for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ r, el, text });
+  }
+  const out = [];
+  for (let i = 0; i < boxes.length && out.length < 20; i += 1) {
+    for (let j = i + 1; j < boxes.length; j += 1) {
+      const a = boxes[i], b = boxes[j];
+      if (a.el === b.el || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (w > 3 && h > 3) out.push(`"${a.text.slice(0, 20)}" over "${b.text.slice(0, 20)}"`);
+    }
+  }
+  return out;
+}"""
+
+
+def overlaps(page: Any) -> list[str]:
+    """Text drawn over other text."""
+    return list(page.evaluate(OVERLAPS))
+
+
 def smallest(page: Any) -> float:
     return float(min(t["size"] for t in page.evaluate(TEXT_SIZES)))
 
@@ -178,7 +212,7 @@ def check_tv(tv: Any, problems: list[str], label: str, shot: Any, name: str | No
     for lang in ("en", "hu", "ja"):
         set_lang(tv, lang)
         problems += [f"{label} [{lang}]: {p}" for p in off_stage(tv)]
-        problems += [f"{label} [{lang}]: {p}" for p in small_text(tv)]
+        problems += [f"{label} [{lang}]: {p}" for p in small_text(tv) + overlaps(tv)]
     if name:
         shot(tv, PREFIX + name)
 

@@ -1,0 +1,103 @@
+"""The TV from the sofa, every state, every size of table: issue 22's "Done when".
+
+For 2, 3, 5 and 8 players (two people with long names — one English, one Hungarian — and bots; at 8 a ninth
+person arrives during the game and watches from the queue), two TVs, 1920×1080 and 1280×720, in English,
+Hungarian and Japanese, at each state of a night: the lobby, a decision open, the reveal's beat, the recap of
+the cave that ended (shown for the pause before the results) and the final standings. At each, on both TVs and
+in each language: no visible text is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and
+the clock at 1080p; two thirds at 720p — measured from the computed styles of every visible text node), nothing
+scrolls, no piece of the stage is outside the screen, no text is drawn over another; and "Waiting for" names the
+people who have not chosen. Booty Hunter's TV is measured the same way in ``test_booty_tv.py``. One browser, one
+server, the TV pages reused through the states; a screenshot of each state at both sizes in
+artifacts/screenshots/ (``matrix-*``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import Browser
+from tests.web.test_play import join, tap
+from tests.web.test_stage import PREFIX, off_stage, overlaps, set_lang, small_text
+
+pytestmark = pytest.mark.browser
+
+ANN = ("Bartholomew Fitzgerald", "en-GB", "Your name")
+BOB = ("Zsófia Kovács-Nagyváradi", "hu-HU", "A neved")
+WATCHER = ("たかはしさくらこ・ミッドナイト", "ja-JP", "名前")
+LANGS = ("en", "hu", "ja")
+SHOT_LANG = {2: "en", 3: "hu", 5: "ja", 8: "en"}
+BEAT = 8  # seconds: long enough to measure both TVs in three languages while the beat lasts
+
+
+def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], shot: Any) -> None:
+    """Both TVs in every language: §1's sizes, nothing off the stage, no text over text; a screenshot of each."""
+    for height, tv in tvs.items():
+        for lang in LANGS:
+            set_lang(tv, lang)
+            found = small_text(tv) + off_stage(tv) + overlaps(tv)
+            problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]
+        set_lang(tv, SHOT_LANG[players])
+        shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}")
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_every_state_of_the_night_reads_from_the_sofa(
+    server: ServerProcess, browser: Browser, shot: Any, players: int
+) -> None:
+    code = server.create_table(script=[["5", "fire", "fire"]], options={"caves": 1}, seconds=60, pause=20, beat=BEAT)
+    (ann_name, *ann_lang), (bob_name, *bob_lang) = ANN, BOB
+    ann = browser.phone("ann", locale=ann_lang[0])
+    join(ann, code, ann_name, prompt=ann_lang[1])
+    bob = browser.phone("bob", locale=bob_lang[0])
+    join(bob, code, bob_name, prompt=bob_lang[1])
+    for _ in range(players - 2):
+        ann.locator("#add-bot").tap()
+    expect(ann.locator("#people .is-bot")).to_have_count(players - 2)
+    tvs: dict[int, Any] = {}
+    for width, height in ((1920, 1080), (1280, 720)):
+        context = browser._context(viewport={"width": width, "height": height}, locale="en-GB", base_url=browser.base)
+        tvs[height] = browser._page(f"tv-{height}", context)
+        tvs[height].goto(f"/t/{code}/tv")
+        expect(tvs[height].locator("#people .tv-mark")).to_have_count(players)
+    problems: list[str] = []
+    measure(tvs, "1-lobby", players, problems, shot)
+
+    ann.locator("#start").tap()
+    for tv in tvs.values():
+        set_lang(tv, "en")
+        expect(tv.locator("#waiting-for")).to_have_text(f"Waiting for: {ann_name}, {bob_name}")
+    if players == 8:  # a full table, in a game: a ninth person watches, in the queue under the stage
+        name, locale, prompt = WATCHER
+        join(browser.phone("watcher", locale=locale), code, name, prompt=prompt)
+        for tv in tvs.values():
+            expect(tv.locator("#tv-queue")).to_contain_text(name)
+    tap(ann, "camp")
+    for tv in tvs.values():
+        expect(tv.locator("#waiting-for")).to_have_text(f"Waiting for: {bob_name}")
+    measure(tvs, "2-deciding", players, problems, shot)
+
+    tap(bob, "deeper")  # Bob stays inside: the reveal is held for the beat before the next card
+    for tv in tvs.values():
+        expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+        expect(tv.locator("#game .path li")).to_have_count(1)
+    measure(tvs, "3-beat", players, problems, shot)
+    for tv in tvs.values():
+        expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")  # all measured within the beat
+
+    # The next card (a fire): Bob walks out; the bots still inside meet the second fire, or walk out too.
+    expect(bob.locator("#move-camp")).to_be_visible(timeout=BEAT * 1000 + 10_000)
+    tap(bob, "camp")
+    for tv in tvs.values():
+        expect(tv.locator("#game .recap")).to_be_visible(timeout=60_000)
+    measure(tvs, "4-recap", players, problems, shot)
+
+    for tv in tvs.values():
+        expect(tv.locator("#results table.scores tbody tr")).to_have_count(players, timeout=40_000)
+        expect(tv.locator("#results .place").first).to_be_visible()
+    measure(tvs, "5-standings", players, problems, shot)
+    assert not problems, "\n".join(problems[:80])
