@@ -28,7 +28,7 @@ from gemtable.games import GameError, GameRecord, find_game, find_manifest, game
 from gemtable.games.api import Decision, Probes
 from gemtable.table.view import PERSON_KEYS
 
-PHASES = {"lobby", "playing", "pause", "results"}
+PHASES = {"lobby", "playing", "reveal", "pause", "results"}
 STATUSES = {"seated", "waiting", "away", "watching", "gone"}
 TRACEBACK = re.compile(r"Traceback|\bERROR\b|Exception in ASGI|Warning:|never awaited")
 SECRETS = ("deck", "pile", "order", "seed", "unseen", "choices", "pending", "script", "inputs")
@@ -211,6 +211,7 @@ def normal_view(view: dict[str, Any]) -> dict[str, Any]:
 
 def rebuilt_views(db: Path, codes: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
     """Tables rebuilt from their logs in the server's SQLite file: their spectator views (normalized)."""
+    from gemtable.store import pruned
     from gemtable.table import Table, table_view
 
     out = {}
@@ -218,9 +219,13 @@ def rebuilt_views(db: Path, codes: Iterable[str] | None = None) -> dict[str, dic
     try:
         wanted = list(codes) if codes is not None else [c for (c,) in con.execute("SELECT code FROM tables")]
         for code in wanted:
-            rows = con.execute("SELECT body FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
+            rows = con.execute("SELECT seq, body FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
             if rows:
-                table = Table.rebuild([json.loads(body) for (body,) in rows], 0.0)
+                events: list[dict[str, Any]] = []
+                for seq, body in rows:  # a pruned event (a finished game's change of mind) keeps its number
+                    events.extend(pruned() for _ in range(seq - len(events) - 1))
+                    events.append(json.loads(body))
+                table = Table.rebuild(events, 0.0)
                 out[code] = normal_view(table_view(table, None, 0.0))
     finally:
         con.close()

@@ -227,7 +227,7 @@ class Phone:
 
     async def join(self) -> None:
         await self.connect()
-        await self.ws.send(wire.encode(wire.Join(code=self.table.code, name=self.name)).decode())
+        await self.ws.send(wire.encode(wire.Join(v=wire.VERSION, code=self.table.code, name=self.name)).decode())
         while self.token is None:
             self.take(await asyncio.wait_for(self.ws.recv(), 30))
 
@@ -256,7 +256,9 @@ class Phone:
         while not soak.done:
             try:
                 await self.connect()
-                await self.ws.send(wire.encode(wire.Hello(code=self.table.code, token=self.token)).decode())
+                await self.ws.send(
+                    wire.encode(wire.Hello(v=wire.VERSION, code=self.table.code, token=self.token)).decode()
+                )
                 soak.reconnects += 1
                 return
             except (OSError, websockets.WebSocketException, TimeoutError):

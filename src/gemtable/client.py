@@ -39,7 +39,7 @@ class ServerError(RuntimeError):
 
 
 class Client:
-    def __init__(self, ws: ClientConnection, version: int = p.VERSION) -> None:
+    def __init__(self, ws: ClientConnection, version: p.Version = p.VERSION) -> None:
         self.ws = ws
         self.version = version
         """The protocol version its ``hello`` and ``join`` speak (1: a whole state after every change)."""
@@ -65,7 +65,7 @@ class Client:
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, url: str, version: int = p.VERSION) -> Client:
+    async def open(cls, url: str, version: p.Version = p.VERSION) -> Client:
         return cls(await websockets.connect(url, max_size=2**22, open_timeout=10), version)
 
     @classmethod
@@ -135,7 +135,7 @@ class Client:
 
     async def change_settings(self, **changes: Any) -> None:
         """The host changes the settings between games: ``preset``, ``options``, ``seconds``, ``pause``,
-        ``turn_clock``."""
+        ``turn_clock``, ``beat``."""
         await self.send(p.ChangeSettings(**changes))
 
     async def unban(self, ban: int) -> None:

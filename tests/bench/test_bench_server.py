@@ -94,9 +94,9 @@ def test_bench_server_baseline_runs_the_same_phones_against_the_minimal_room_ser
     check_run(result["runs"]["instant"])
     check_run(base["runs"]["instant"])  # the same phones held the same conversation with it
     ours, theirs, ratio = result["runs"]["instant"], base["runs"]["instant"], result["ratio"]["instant"]
-    assert ratio["server_cpu_per_reveal"] == round(
-        ours["server_cpu_ms_per_reveal"] / theirs["server_cpu_ms_per_reveal"], 3
-    )
+    # Two tiny tables for three seconds: the bare server's CPU may be under one clock tick (0): then no ratio.
+    cost = theirs["server_cpu_ms_per_reveal"]
+    assert ratio["server_cpu_per_reveal"] == (round(ours["server_cpu_ms_per_reveal"] / cost, 3) if cost else None)
     if ours["generator_bound"] or theirs["generator_bound"]:  # two tables: not expected, but never a ratio then
         assert ratio["reveals_per_second"] is None and "load generator" in ratio["reveals_per_second_refused"]
     else:
@@ -172,4 +172,5 @@ def test_the_node_generator_plays_the_same_phones_against_both_servers(capsys: p
     check_run(result["runs"]["instant"])
     check_run(result["baseline"]["runs"]["instant"])
     assert result["runs"]["instant"]["client_cpu_percent"] > 0  # the Node process's own CPU, measured by itself
-    assert result["ratio"]["instant"]["server_cpu_per_reveal"] is not None
+    cost = result["baseline"]["runs"]["instant"]["server_cpu_ms_per_reveal"]
+    assert (result["ratio"]["instant"]["server_cpu_per_reveal"] is None) == (not cost)

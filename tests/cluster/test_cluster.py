@@ -17,6 +17,7 @@ import redis
 from gemtable.client import Client
 from gemtable.games import GameRecord, replay
 from gemtable.games.expedition.state import ExpeditionState
+from gemtable.store import pruned
 from gemtable.table import Table
 from tests.redis_server import RedisServer
 from tests.server.harness import ServerProcess
@@ -51,7 +52,8 @@ class Cluster:
 
     def events(self, code: str) -> list[dict[str, Any]]:
         client = redis.Redis.from_url(self.redis.url, decode_responses=True)
-        return [json.loads(e) for e in client.lrange(f"gt:{{{code}}}:log", 0, -1)]
+        items = client.lrange(f"gt:{{{code}}}:log", 0, -1)
+        return [json.loads(e) if e else pruned() for e in items]  # (empty: a finished game's change of mind)
 
     def owner(self, code: str) -> str | None:
         client = redis.Redis.from_url(self.redis.url, decode_responses=True)

@@ -123,7 +123,7 @@ def test_a_game_module_that_fails_to_load_is_an_error_logged_and_shown(server: S
     page.locator("#add-bot").tap()
     page.locator("#start").tap()
     alert = page.get_by_role("alert").filter(
-        has_text=json.loads((ROOT / "src/gemtable/web/static/i18n/en.json").read_text())["nogame.failed"]
+        has_text=json.loads((ROOT / "src/gemtable/web/static/i18n/nogame.en.json").read_text())["nogame.failed"]
     )
     expect(alert).to_be_visible()
     console = browser.watch(page).console

@@ -181,7 +181,7 @@ def test_a_banned_person_stays_out_by_token_and_by_address_until_the_ban_is_lift
         assert again.errors[-1]["code"] == "banned"
         await again._wait(lambda: again.closed)
         fresh = Client(await websockets.connect(server.ws, local_addr=("127.61.0.2", 0), open_timeout=10))
-        await fresh.send(p.Join(code=code, name="Bobby"))
+        await fresh.send(p.Join(v=p.VERSION, code=code, name="Bobby"))
         assert (await fresh.error())["code"] == "banned"
         neighbour = await table_of(server, code, "Neighbour", address="127.61.1")
         await refused(neighbour[0], {"type": "unban", "ban": 1}, "not-host")

@@ -151,3 +151,42 @@ def test_the_pacer_sends_the_first_at_once_and_the_latest_at_the_end_of_the_inte
     labels = [label for label, _ in sent]
     assert labels == ["first", "another key", "held 19", "after a quiet spell"]
     assert sent[2][1] >= 0.1 - 0.01  # held until the interval was over
+
+
+def test_a_change_that_must_not_wait_goes_out_at_once_with_what_was_held() -> None:
+    async def scenario() -> list[str]:
+        pacer = Pacer(10.0)  # an interval no test waits for
+        sent: list[str] = []
+        pacer.request("T", lambda: sent.append("first"))
+        pacer.request("T", lambda: sent.append("held"))
+        pacer.request("T", lambda: sent.append("the game moved on"), now=True)  # replaces the held one
+        pacer.request("T", lambda: sent.append("held again"))
+        pacer.close()
+        return sent
+
+    assert asyncio.run(scenario()) == ["first", "the game moved on"]
+
+
+def test_the_game_moving_on_is_never_held_at_an_instant_table(server: ServerProcess) -> None:
+    """Players who answer at once (bots, the benchmark's instant phones) play at their own pace: each reveal —
+    the next card — reaches every phone at once, however soon after the last one it comes."""
+    code = server.create_table(script=LONG, seconds=60, pause=0.5)
+
+    async def scenario() -> None:
+        ann, bob = [await Client.open(server.ws) for _ in range(2)]
+        for client, name in ((ann, "Ann"), (bob, "Bob")):
+            await client.join(code, name)
+        await ann.start()
+        await asyncio.gather(*(c.until(lambda s: s["phase"] == "playing") for c in (ann, bob)))
+        for _ in range(6):  # six cards in a row, each chosen the moment it shows
+            state = ann.state or {}
+            decision = state["decision"]
+            await ann.choose("deeper", decision=decision)
+            await bob.choose("deeper", decision=decision)
+            await ping(bob)  # answered after everything the server sent Bob before it
+            assert (bob.state or {})["decision"] > decision, "the next card was held back"
+            await ann.until(lambda s: bool(s["decision"] > decision))  # noqa: B023 (awaited at once)
+        for client in (ann, bob):
+            await client.close()
+
+    run(scenario())

@@ -40,7 +40,7 @@ def test_a_phone_gets_states_compressed_and_small_messages_as_they_are(server: S
                 return plain
 
             ext.decode = watch  # type: ignore[method-assign]
-            await ws.send(wire.encode(wire.Join(code=code, name="Ada")).decode())
+            await ws.send(wire.encode(wire.Join(v=wire.VERSION, code=code, name="Ada")).decode())
             while not any(kind == "state" for kind, *_ in frames):
                 await asyncio.wait_for(ws.recv(), 10)
             await ws.send(b"\x00binary")  # refused with a short error message

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gemtable.store import Conflict, LeaseLost, MemoryStore, Store
+from gemtable.store import PRUNED_TYPE, Conflict, LeaseLost, MemoryStore, Store
 from gemtable.store.sqlite import SqliteStore
 from tests.redis_server import RedisServer
 
@@ -68,6 +68,27 @@ def test_an_appended_log_loads_in_order_from_any_point(make_store: Callable[[], 
         assert [e["i"] for e in await b.load("ABCD")] == [1, 2, 3]
         assert [e["i"] for e in await b.load("ABCD", start=2)] == [2, 3]
         assert await b.exists("ABCD")
+
+    run(make_store, scenario)
+
+
+def test_pruned_events_keep_their_numbers(make_store: Callable[[], Store]) -> None:
+    """A pruned event loads as a placeholder in its place (the others keep their numbers), the last event is
+    never pruned, numbers out of the log are ignored, and appends go on at the next number."""
+
+    async def scenario(a: Store, b: Store) -> None:
+        await a.append("PRUN", 1, [ev(i) for i in range(1, 7)])
+        await a.prune("PRUN", [2, 3, 5, 6, 0, 99])
+        loaded = await b.load("PRUN")
+        assert [e.get("i") for e in loaded] == [1, None, None, 4, None, 6]
+        assert [e["type"] for e in loaded] == ["x", PRUNED_TYPE, PRUNED_TYPE, "x", PRUNED_TYPE, "x"]
+        assert [e.get("i") for e in await b.load("PRUN", start=3)] == [None, 4, None, 6]
+        await b.prune("PRUN", [2])  # again: nothing changes
+        await a.append("PRUN", 7, [ev(7)])
+        with pytest.raises(Conflict):
+            await b.append("PRUN", 6, [ev(6)])
+        assert [e.get("i") for e in await b.load("PRUN", start=5)] == [None, 6, 7]
+        assert len(await a.load("PRUN")) == 7
 
     run(make_store, scenario)
 

@@ -36,13 +36,24 @@ def make_settings(
     turn_clock: bool = True,
     script: list[list[str]] | None = None,
     countdown: float = 0.0,
+    beat: float = 0.0,
 ) -> Settings:
-    """A table's settings; the start's countdown is off unless a test sets it (``test_host.py`` does)."""
+    """A table's settings; the start's countdown and the reveal's beat are off unless a test sets them
+    (``test_host.py``, ``test_beat.py``)."""
     kind = find_game(game)
     preset = preset or find_manifest(game).preset(None).name
     options = options or {}
     return Settings(
-        game, preset, options, kind.rules_json(preset, options), seconds, pause, turn_clock, script, countdown=countdown
+        game,
+        preset,
+        options,
+        kind.rules_json(preset, options),
+        seconds,
+        pause,
+        turn_clock,
+        script,
+        countdown=countdown,
+        beat=beat,
     )
 
 

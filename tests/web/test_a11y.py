@@ -413,3 +413,27 @@ def test_a_keyboard_alone_plays_an_expedition_and_a_booty_hunter_turn(server: Se
     placed = kim.locator(".bh-placed").text_content()
     kim.keyboard.press("Enter")
     expect(kim.locator(".bh-placed")).not_to_have_text(placed or "", timeout=10_000)
+
+
+BREAK = """() => {
+  const button = document.createElement('button');  // a button without a name: only a picture, no text, no label
+  button.className = 'btn';
+  button.append(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
+  document.querySelector('#lobby').append(button);
+  document.querySelector('#lobby-count').style.fontSize = '10px';  // a 10 px text
+}"""
+
+
+def test_the_checks_fail_on_a_deliberately_broken_page(server: ServerProcess, browser: Browser) -> None:
+    """The checks are not vacuous: the lobby with a button that has no name and a 10 px text fails both axe and
+    the hand checks, saying where (the list is printed: docs/pages.md shows it)."""
+    code = server.create_table()
+    page = browser.phone("a11y-broken")
+    join(page, code, "Ann")
+    run = playwright_run(page)
+    assert check_page(run, "the lobby") == []
+    page.evaluate(BREAK)
+    problems = check_page(run, "the broken lobby")
+    print("\n".join(problems))
+    assert any("button-name (critical)" in p for p in problems), problems
+    assert any("text under 14 px (10 px)" in p for p in problems), problems

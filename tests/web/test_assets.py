@@ -105,8 +105,15 @@ def test_the_manifest_names_icons_that_exist() -> None:
 
 def png_size(data: bytes) -> tuple[int, int]:
     """Width and height of a PNG, after checking its signature, chunk CRCs and pixel data."""
+    width, height, _ = png_pixels(data)
+    return width, height
+
+
+def png_pixels(data: bytes) -> tuple[int, int, bytes]:
+    """A PNG's width, height and pixels as RGBA rows (each after its filter byte), after checking its signature,
+    chunk CRCs and pixel data: 8-bit RGBA, or 8-bit indexed (a palette, its alpha in tRNS), unfiltered."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, size = 8, b"", (0, 0)
+    pos, idat, size, kind_of, palette, alpha = 8, b"", (0, 0), 0, b"", b""
     while pos < len(data):
         (length,) = struct.unpack(">I", data[pos : pos + 4])
         kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
@@ -114,17 +121,38 @@ def png_size(data: bytes) -> tuple[int, int]:
         assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, kind
         if kind == b"IHDR":
             size = struct.unpack(">II", body[:8])
+            assert body[8] == 8 and body[9] in (3, 6), "8-bit RGBA or 8-bit indexed"
+            kind_of = body[9]
+        elif kind == b"PLTE":
+            palette = body
+        elif kind == b"tRNS":
+            alpha = body
         elif kind == b"IDAT":
             idat += body
         pos += 12 + length
     width, height = size
-    assert len(zlib.decompress(idat)) == height * (1 + 4 * width)
-    return width, height
+    raw = zlib.decompress(idat)
+    if kind_of == 6:
+        assert len(raw) == height * (1 + 4 * width)
+        return width, height, raw
+    assert len(raw) == height * (1 + width) and palette and len(palette) % 3 == 0
+    colours = [
+        palette[i : i + 3] + bytes([alpha[i // 3] if i // 3 < len(alpha) else 255]) for i in range(0, len(palette), 3)
+    ]
+    rows = []
+    for y in range(height):
+        row = raw[y * (1 + width) : (y + 1) * (1 + width)]
+        assert row[0] == 0, "unfiltered rows"
+        rows.append(b"\0" + b"".join(colours[i] for i in row[1:]))
+    return width, height, b"".join(rows)
 
 
 def test_the_icons_are_the_ones_the_generator_draws() -> None:
     assert (STATIC / "icons" / "icon.svg").read_text() == make_icons.svg()
     assert (STATIC / "icons" / "icon-192.png").read_bytes() == make_icons.png(192)
+    # Written with a palette, they are still exactly the picture drawn.
+    for name, size, maskable in (("icon-192", 192, False), ("icon-512", 512, False), ("icon-maskable-512", 512, True)):
+        assert png_pixels((STATIC / "icons" / f"{name}.png").read_bytes())[2] == make_icons.rgba(size, maskable), name
 
 
 def test_every_text_a_manifest_names_exists() -> None:

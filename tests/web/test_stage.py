@@ -114,6 +114,58 @@ def off_stage(page: Any) -> list[str]:
     )
 
 
+TEXT_SIZES = """() => {
+  // Every visible text node of the page and the size it is drawn at: an HTML text's computed font size; an SVG
+  // text's times the scale its drawing is shown at. A select shows its chosen option in its own font.
+  const LARGE = ['#clock-num', '.player .st', '.waiting-for', '.player .name', '.person .name', '.bh-turn-name'];
+  const out = [];
+  const seen = (el) => {
+    if (!el.getClientRects().length || el.closest('.sr-only, [hidden]')) return false;
+    const cs = getComputedStyle(el);
+    return cs.visibility !== 'hidden' && Number(cs.opacity) > 0.05;
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest('select, script, style') || !seen(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = [...range.getClientRects()].find((r) => r.width > 0 && r.height > 0);
+    if (!box || box.right < 0 || box.bottom < 0 || box.left > innerWidth || box.top > innerHeight) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement && el.getScreenCTM()) {
+      const m = el.getScreenCTM();
+      size *= Math.hypot(m.a, m.b);
+    }
+    const large = !el.closest('.tag') && LARGE.some((sel) => el.closest(sel));
+    out.push({ size, large, text: text.slice(0, 32), where: el.className.baseVal ?? el.className });
+  }
+  for (const el of document.querySelectorAll('select')) {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (seen(el)) out.push({ size, large: false, text: 'select', where: el.id });
+  }
+  return out;
+}"""
+
+
+def small_text(page: Any) -> list[str]:
+    """Texts drawn smaller than the issue's sizes from the sofa: at 1080p no text under 24 px, names, statuses,
+    "Waiting for" and the clock at least 36 px; at 720p two thirds of that (scaled by the viewport's height)."""
+    scale = page.viewport_size["height"] / 1080
+    least, large = 24 * scale - 0.3, 36 * scale - 0.3
+    texts = page.evaluate(TEXT_SIZES)
+    return [
+        f"{t['size']:.1f}px < {large if t['large'] else least:.0f}: {t['text']!r} ({t['where']})"
+        for t in texts
+        if t["size"] < (large if t["large"] else least)
+    ]
+
+
+def smallest(page: Any) -> float:
+    return float(min(t["size"] for t in page.evaluate(TEXT_SIZES)))
+
+
 def set_lang(page: Any, lang: str) -> None:
     if page.evaluate("document.documentElement.lang") != lang:
         page.locator("#lang").select_option(lang)
@@ -126,6 +178,7 @@ def check_tv(tv: Any, problems: list[str], label: str, shot: Any, name: str | No
     for lang in ("en", "hu", "ja"):
         set_lang(tv, lang)
         problems += [f"{label} [{lang}]: {p}" for p in off_stage(tv)]
+        problems += [f"{label} [{lang}]: {p}" for p in small_text(tv)]
     if name:
         shot(tv, PREFIX + name)
 
@@ -201,3 +254,39 @@ def test_the_tv_fits_one_screen_through_a_whole_game(
     expect(tv.locator("#results")).to_be_visible(timeout=20_000)
     check_tv(tv, problems, "results", shot, f"tv-{tag}-08-results")
     assert not problems, "\n".join(problems[:60])
+
+
+def test_the_tv_says_whom_the_room_waits_for_and_who_watches(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
+    """Two people and six bots: the TV's big line names who has not chosen yet, and only them; someone who
+    arrives to a full table is shown in the queue under the stage; every seat has its own mark; the type is
+    the sofa's size at 1080p."""
+    code = server.create_table(script=[["5", "7", "9", "1"]], seconds=60)
+    ann, bob = browser.phone("ann"), browser.phone("bob")
+    join(ann, code, "Ann")
+    join(bob, code, "Bob")
+    for _ in range(6):
+        ann.locator("#add-bot").tap()
+    expect(ann.locator("#lobby-count")).to_have_text("8 of 8 chairs taken")
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    expect(tv.locator("#people .tv-mark")).to_have_count(8)
+    ann.locator("#start").tap()
+    wait = tv.locator("#waiting-for")
+    expect(wait).to_have_text("Waiting for: Ann, Bob")
+    ann.locator("#move-deeper").tap()
+    expect(wait).to_have_text("Waiting for: Bob")
+    kim = browser.phone("kim")
+    join(kim, code, "Kim")
+    expect(tv.locator("#tv-queue")).to_contain_text("Kim")
+    marks = tv.locator("#game .player .seat-mark")
+    expect(marks).to_have_count(8)
+    styles = {marks.nth(i).get_attribute("data-seat-style") for i in range(8)}
+    assert len(styles) == 8, styles
+    assert not small_text(tv), small_text(tv)
+    assert not off_stage(tv), off_stage(tv)
+    shot(tv, PREFIX + "tv-1080p-waiting-for")
+    bob.locator("#move-camp").tap()
+    expect(tv.locator("#game .path li")).to_have_count(2)
+    expect(wait).to_have_text("Waiting for: Ann")

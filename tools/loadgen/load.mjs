@@ -199,7 +199,7 @@ class Phone {
 }
 
 function createTable(table) {
-  const body = JSON.stringify({ game: cfg.game, seconds: cfg.decision_seconds, pause: cfg.pause, countdown: 0 });
+  const body = JSON.stringify({ game: cfg.game, seconds: cfg.decision_seconds, pause: cfg.pause, countdown: 0, beat: 0 });
   const target = cfg.targets.length ? cfg.targets[table.index % cfg.targets.length] : table.target;
   return new Promise((resolve, reject) => {
     const req = http.request(

@@ -221,7 +221,7 @@ class Phone:
     async def join(self) -> None:
         assert self.ws is not None
         name = f"bot{self.table.index}-{self.index}"
-        await self.ws.send(wire.encode(wire.Join(code=self.table.code, name=name)).decode())
+        await self.ws.send(wire.encode(wire.Join(v=wire.VERSION, code=self.table.code, name=name)).decode())
         await asyncio.wait_for(self.welcomed.wait(), 60)
 
     # --- receiving ----------------------------------------------------------------------------
@@ -472,8 +472,10 @@ class Load:
             for table in self.tables:
                 table.code = f"R{table.index}"
             return
-        # No start countdown: the load measures play, as before the countdown existed.
-        body = json.dumps({"game": self.game, "seconds": DECISION_SECONDS, "pause": self.pause, "countdown": 0})
+        # No start countdown, no reveal's beat: the load measures play, as before they existed.
+        body = json.dumps(
+            {"game": self.game, "seconds": DECISION_SECONDS, "pause": self.pause, "countdown": 0, "beat": 0}
+        )
 
         def create(index: int, address: str) -> str:
             target = self.target_for(index, 0)

@@ -32,6 +32,13 @@ a handful of methods, in the spirit of OpenSpiel's games:
 * ``record()`` — rules, seats, seed and every input, from which
   :func:`replay` rebuilds the same game.
 
+Optional (:class:`Beats`): a game whose reveal leads straight into something new (the
+expedition turns its next card) may stop in between when the table asks it to
+(``hold_reveals()``), so that every screen shows the reveal on its own for the
+table's beat; ``held()`` says it is stopped there, ``go_on()`` goes on.  A hold
+takes no input: the record, the replay and the simulator (which never asks for
+holds) are the same with or without it.
+
 Rules are pure: no clock, no I/O, standard library only.  Randomness is a seeded
 ``random.Random`` inside the state.
 """
@@ -130,6 +137,23 @@ class GameState(Protocol):
         ...
 
     def record(self) -> GameRecord: ...
+
+
+@runtime_checkable
+class Beats(Protocol):
+    """A game state that can hold each reveal until the table's beat is over (see the module documentation)."""
+
+    def hold_reveals(self) -> None:
+        """From now on, stop after every reveal that something new follows, until ``go_on()``."""
+        ...
+
+    def held(self) -> bool:
+        """Whether a reveal is being held: nobody is asked to act until ``go_on()``."""
+        ...
+
+    def go_on(self) -> None:
+        """The beat is over: what follows the held reveal happens now (:class:`IllegalMove` if none is held)."""
+        ...
 
 
 class Game(Protocol):

@@ -93,11 +93,15 @@ class Conn:
         if self._writer is None:
             self._writer = asyncio.ensure_future(self._drain())
 
+    def tell(self, message: p.ServerMessage) -> None:
+        """A message, in the version this connection speaks."""
+        self.send(p.encode_for(message, self.version))
+
     def send_state(self, table: bytes) -> None:
         """A whole state (the view already encoded), numbered."""
         self.seq += 1
         self.synced = True
-        self.send(p.state_frame(self.seq, table))
+        self.send(p.state_frame(self.seq, table, self.version))
 
     def send_chosen(self, people: bytes, choice: str | None) -> None:
         """Someone has chosen (version 2), numbered."""

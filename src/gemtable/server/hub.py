@@ -38,7 +38,7 @@ from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
 from gemtable.table import Status, Table, TableError
-from gemtable.table.settings import new_settings
+from gemtable.table.settings import CHANGEABLE, new_settings
 from gemtable.table.view import Choices, encoded_views
 
 log = logging.getLogger("gemtable")
@@ -49,8 +49,6 @@ CODE_ALPHABET = "ACDEFHJKLMNPQRTUVWXY"
 
 BANNED_CLOSE = 4003
 """The close code of a banned phone's connection (after an error or a ``removed`` message saying why)."""
-CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock")
-"""The settings a host may change between games (``settings``)."""
 
 
 def hash_token(token: str) -> str:
@@ -90,6 +88,9 @@ class Hub:
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
+        self._moments: dict[str, tuple[int, str, int, bool, bool]] = {}
+        """Per table, the moment of the game its last change showed (game, phase, decision, paused, counting
+        down): a change to another moment is told at once (``pacing.py``)."""
         self._held: dict[str, Choices | None] = {}
         """What the broadcast a table holds (``pacer``) must tell: the secret choices of every change held, merged
         (then a ``chosen`` does), or None (some change held was not only choices: whole states)."""
@@ -155,7 +156,11 @@ class Hub:
             code = local.code
             held = code in self._held
             self._held[code] = _merged(self._held[code], choices) if held else choices
-            self.pacer.request(code, lambda: self._broadcast(local))
+            table = local.table
+            moment = (table.game_number, table.phase, table.decision, table.paused is None, not table.countdown)
+            moved = self._moments.get(code) != moment  # the game moved on: told at once
+            self._moments[code] = moment
+            self.pacer.request(code, lambda: self._broadcast(local), now=moved)
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
@@ -178,13 +183,14 @@ class Hub:
             whole = []
             people: bytes | None = None
             for pid, conn in conns:
+                choice = choices.choice(table, pid)
+                if not choices.newly and choice is None:
+                    continue  # a change of mind of someone else: this phone's view is as it was (any version)
                 if conn.version < 2 or not conn.synced:
                     whole.append((pid, conn))
                     continue
-                choice = choices.choice(table, pid)
-                if choices.newly or choice is not None:
-                    people = people if people is not None else choices.people()
-                    conn.send_chosen(people, choice)
+                people = people if people is not None else choices.people()
+                conn.send_chosen(people, choice)
         if whole:
             views = encoded_views(table, {pid for pid, _ in whole}, self.clock(), _encode)
             for pid, conn in whole:
@@ -205,11 +211,11 @@ class Hub:
             by = str(told[-1].get("by") or "") if told else ""
             if ban is not None:
                 message = "the host removed you from this table and will not let you back in"
-                conn.send(p.encode(p.Removed(ban=True, by=by, message=message)))
+                conn.tell(p.Removed(ban=True, by=by, message=message))
                 conn.close(BANNED_CLOSE)
                 continue
             message = "the host removed you from this table: you are looking on now (join again to play)"
-            conn.send(p.encode(p.Removed(ban=False, by=by, message=message)))
+            conn.tell(p.Removed(ban=False, by=by, message=message))
             room.onlookers.add(conn)
 
     def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
@@ -220,7 +226,7 @@ class Hub:
             return
         del room.people[pid]
         conn.person = None
-        conn.send(p.encode(p.Replaced(message="your seat was opened on another phone")))
+        conn.tell(p.Replaced(message="your seat was opened on another phone"))
         conn.close(4000)
 
     # --- connections ----------------------------------------------------------------------
@@ -256,22 +262,22 @@ class Hub:
         except p.BadMessage as exc:
             self._strike(conn, exc.code, exc.message)
         except TableError as exc:
-            conn.send(p.encode(p.Error(code=exc.code, message=exc.message)))
+            conn.tell(p.Error(code=exc.code, message=exc.message))
             if exc.code == "banned":
                 conn.close(BANNED_CLOSE)
         except Exception:  # a bug must cost one answer, not the connection or the server
             log.exception("a message from %s failed", conn.address)
-            conn.send(p.encode(p.Error(code="server-error", message="something went wrong on the server")))
+            conn.tell(p.Error(code="server-error", message="something went wrong on the server"))
 
     def _strike(self, conn: Conn, code: str, message: str) -> None:
         conn.strikes += 1
-        conn.send(p.encode(p.Error(code=code, message=message)))
+        conn.tell(p.Error(code=code, message=message))
         if conn.strikes >= self.limits.strikes_before_close:
             conn.close(1008)
 
     async def _dispatch(self, conn: Conn, message: p.ClientMessage) -> None:
         if isinstance(message, p.Ping):
-            conn.send(p.encode(p.Pong()))
+            conn.tell(p.Pong())
         elif isinstance(message, p.Hello):
             await self._hello(conn, message)
         elif isinstance(message, p.Join):
@@ -356,6 +362,7 @@ class Hub:
         await self.node.publish_kick(local, pid, conn)
 
     async def _hello(self, conn: Conn, message: p.Hello) -> None:
+        conn.version = p.version_of(message)  # spoken to in it from now, whatever the answer
         token = hash_token(message.token) if message.token else None
         local = await self._find(conn, message.code, token)
         table = local.table
@@ -368,14 +375,13 @@ class Hub:
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
         self._count_hello(conn)
         conn.tv = message.tv
-        conn.version = message.v
         pid = person.id if person is not None else None
         if self._bound(conn, local, pid):  # said again on a connection that is that seat already: no change
-            conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
+            conn.tell(p.Welcome(code=local.code, person=pid))
             self._deliver(local, False, conn)
             return
         await self._bind(conn, local, pid)
-        conn.send(p.encode(p.Welcome(code=local.code, person=pid)))
+        conn.tell(p.Welcome(code=local.code, person=pid))
         if pid is None:
             self._deliver(local, False, conn)
         else:
@@ -400,6 +406,7 @@ class Hub:
         return conn in room.onlookers if pid is None else room.people.get(pid) is conn
 
     async def _join(self, conn: Conn, message: p.Join) -> None:
+        conn.version = p.version_of(message)
         local = await self._find(conn, message.code)
         if conn.person is not None and conn.code == local.code:
             raise TableError("already-seated", "this phone is already at this table")
@@ -413,9 +420,8 @@ class Hub:
             per_address=self.limits.people_per_address,
         )
         pid = await self.node.execute(local, join)
-        conn.version = message.v
         await self._bind(conn, local, pid)
-        conn.send(p.encode(p.Welcome(code=local.code, person=pid, token=token)))
+        conn.tell(p.Welcome(code=local.code, person=pid, token=token))
         self._deliver(local, False, conn)
 
     async def _command(self, conn: Conn, message: p.ClientMessage) -> None:

@@ -254,6 +254,10 @@ class Node:
                 await self._reload(local)
                 raise TableError("server-error", "the server could not save that; please try again") from None
             local.saved += len(events)
+        if table.prunable:  # a game finished and is saved: its changes of mind leave the log
+            numbers, table.prunable = table.prunable, []
+            with contextlib.suppress(Exception):  # (kept, if the store is away: only bytes)
+                await self.store.prune(table.code, numbers)
         for number, record in list(table.records.items()):
             if number in local.records_saved:
                 del table.records[number]
@@ -391,6 +395,7 @@ class Node:
                 table.apply(event)
                 local.saved += 1
             table.records.clear()  # the owner saves them
+            table.prunable.clear()  # and prunes the log
             table.runtime.connected = set(message.get("connected", []))
             same = not gap and connected == table.runtime.connected
             self.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
@@ -524,6 +529,7 @@ class Node:
                     local.table.apply(event)
                     local.saved += 1
                 local.table.records.clear()  # the owner saves them
+                local.table.prunable.clear()
             self.deliver(local, True, None, None)
 
     def _spawn(self, work: Awaitable[Any]) -> None:

@@ -8,6 +8,11 @@ nothing), and the ones that come within :attr:`Pacer.interval` of the last send 
 when it is over, built from the table as it is *then* — so every phone ends with the latest state, and no
 phone gets more than ``1 / interval`` of them a second.
 
+A change the caller says must not wait (``now``: at a table, the game moving on — a reveal, the next card, a
+new phase) goes out at once, with whatever was held, and the interval starts again: what is coalesced is the
+chatter *within* one moment of the game (choices made and changed, hellos, joins), never the game's own pace,
+which the players set (a reveal needs everyone's choice).
+
 It knows nothing of tables or phones: a *key* (a table's code; issue 25's room announcements use their
 own keys) and a *flush*, the function that sends what is due now.  A request while one is held replaces
 the held flush (the latest wins); what it must remember of the changes in between (a ``Chosen`` that can
@@ -45,11 +50,14 @@ class Pacer:
         self.held = 0
         """Flushes run, and requests that were held (and coalesced) instead of sent at once."""
 
-    def request(self, key: str, flush: Flush) -> None:
-        """Send what ``flush`` sends: now if ``key`` is quiet, else once its interval is over (replacing
+    def request(self, key: str, flush: Flush, now: bool = False) -> None:
+        """Send what ``flush`` sends: now if ``key`` is quiet (or ``now``: a change that must not wait, which
+        replaces any flush held and starts the interval again), else once its interval is over (replacing
         any flush already held for it)."""
         pace = self.keys.get(key)
-        if pace is None or self.interval <= 0:
+        if pace is None or self.interval <= 0 or now:
+            if pace is not None and pace.timer is not None:
+                pace.timer.cancel()
             self._send(key, flush)
             return
         self.held += 1

@@ -38,7 +38,7 @@ class Phones:
                 text = message.get("text")
                 if text is None:
                     conn.strikes += 1
-                    conn.send(p.encode(p.Error(code="binary", message="send text frames of JSON")))
+                    conn.tell(p.Error(code="binary", message="send text frames of JSON"))
                     continue
                 await self.hub.receive(conn, text)
         except (WebSocketDisconnect, RuntimeError, OSError):
@@ -51,7 +51,7 @@ class Phones:
 def _close_if_idle(conn: Conn) -> None:
     """A connection that has not opened a table in time (it holds a socket and says nothing): closed."""
     if conn.code is None and not conn.closed:
-        conn.send(p.encode(p.Error(code="idle", message="say hello to a table first")))
+        conn.tell(p.Error(code="idle", message="say hello to a table first"))
         conn.close(1008)
 
 

@@ -1,32 +1,37 @@
 """The wire protocol: every message, defined once, as msgspec types.
 
 One WebSocket per phone (or TV).  Every message is a JSON object with a
-``type``; a client may send ``v`` (the protocol version: 2, or 1 for a page of
-before).  ``docs/protocol.md`` documents each with an example; ``GET /api/schema``
-serves the JSON Schema generated from these types.
+``type``; a client sends ``v`` (the protocol version: 2, or 1 for a page of
+before; without it, 1).  ``docs/protocol.md`` documents each with an example;
+``GET /api/schema`` serves the JSON Schema generated from these types.
 
 Version 2 (a phone whose ``hello`` or ``join`` says ``"v": 2``) adds :class:`Chosen`:
 a secret choice is told to the room as a few bytes ("someone has chosen"), not as a
 new state; every table message a phone gets is numbered (``seq``), and a phone that
 finds a number missing asks for the whole state again (:class:`Sync`).  A version 1
-phone gets a whole :class:`State` after every change, as before.
+phone gets a whole :class:`State` after every change that shows it something, as
+before.  The server speaks to a connection in the version of its last ``hello``
+or ``join`` (1 before any): every message to it says that ``v``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-VERSION = 2
-VERSIONS = (1, 2)
+Version = Literal[1, 2]
+VERSION: Literal[2] = 2
+VERSIONS: tuple[Version, ...] = (1, 2)
 """The versions this server speaks: a page loaded before an upgrade (version 1) keeps working."""
 MAX_MESSAGE = 4096
 """Bytes: a longer message from a phone is refused (and a much longer one closes the connection)."""
 
 
-class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
-    v: int = VERSION
+class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+    v: Version | None = None
+    """The protocol version the client speaks (read from ``hello`` and ``join``); left out, version 1 — the
+    version that needs nothing of a client but to take each whole state."""
 
 
 class Hello(_Client, tag="hello"):
@@ -81,13 +86,15 @@ class Host(_Client, tag="host"):
 
 class ChangeSettings(_Client, tag="settings"):
     """The host changes the settings between games (lobby or results): the preset, the options, the seconds
-    a decision (or turn) takes, the pause between rounds, the turn clock.  Fields left out stay as they are."""
+    a decision (or turn) takes, the pause between rounds, the turn clock, the reveal's beat.  Fields left out stay
+    as they are."""
 
     preset: str | None = None
     options: dict[str, Any] | None = None
     seconds: float | None = None
     pause: float | None = None
     turn_clock: bool | None = None
+    beat: float | None = None
 
 
 class Leave(_Client, tag="leave"):
@@ -152,6 +159,7 @@ ClientMessage = (
 
 class _Server(msgspec.Struct, tag_field="type"):
     v: int = VERSION
+    """The version the connection speaks (its last ``hello`` or ``join``; 1 before any): ``Conn.tell``."""
 
 
 class Welcome(_Server, tag="welcome"):
@@ -235,18 +243,25 @@ def decode(data: str | bytes) -> ClientMessage:
             raise BadMessage("bad-message", "a message is a JSON object with a 'type'") from None
         if "Invalid value" in text and "`$.type`" in text:
             raise BadMessage("unknown-type", "unknown message type") from None
+        if "`$.v`" in text:
+            raise BadMessage(
+                "bad-version", f"this server speaks protocol versions {VERSIONS[0]} to {VERSION}"
+            ) from None
         raise BadMessage("bad-message", f"malformed message: {text[:160]}") from None
     except msgspec.DecodeError:
         raise BadMessage("bad-json", "a message must be valid JSON") from None
-    if message.v not in VERSIONS:
-        raise BadMessage("bad-version", f"this server speaks protocol versions {VERSIONS[0]} to {VERSION}")
     return message
 
 
-def state_frame(seq: int, table: bytes) -> bytes:
+def version_of(message: Hello | Join) -> Version:
+    """The version a ``hello`` or ``join`` speaks: its ``v``, or 1 without one."""
+    return message.v or 1
+
+
+def state_frame(seq: int, table: bytes, version: int = VERSION) -> bytes:
     """A :class:`State` message around a table view already encoded (``table_view`` as JSON): the view is
-    built and encoded once per change and seat, the frame once per phone."""
-    return b'{"type":"state","v":%d,"seq":%d,"table":%s}' % (VERSION, seq, table)
+    built and encoded once per change and seat, the frame once per phone (in the version it speaks)."""
+    return b'{"type":"state","v":%d,"seq":%d,"table":%s}' % (version, seq, table)
 
 
 def chosen_frame(seq: int, people: bytes, choice: str | None = None) -> bytes:
@@ -263,6 +278,12 @@ def chosen_frame(seq: int, people: bytes, choice: str | None = None) -> bytes:
 
 def encode(message: ServerMessage | ClientMessage) -> bytes:
     """A message as the wire carries it: the server's to a phone, or a client's to the server."""
+    return _encoder.encode(message)
+
+
+def encode_for(message: ServerMessage, version: int) -> bytes:
+    """A server's message to a connection that speaks ``version``."""
+    message.v = version
     return _encoder.encode(message)
 
 

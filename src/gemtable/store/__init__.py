@@ -19,6 +19,15 @@ from typing import Any, Protocol
 Event = dict[str, Any]
 
 
+PRUNED_TYPE = "pruned"
+"""The type of the placeholder :meth:`Store.load` gives for a pruned event (``Table.apply`` skips it)."""
+
+
+def pruned() -> Event:
+    """A placeholder for a pruned event (a new one each time: events are dictionaries a caller may keep)."""
+    return {"type": PRUNED_TYPE}
+
+
 SECRET_BYTES = 32
 """The length of a server's secret key (:meth:`Store.secret`)."""
 
@@ -41,7 +50,13 @@ class Store(Protocol):
         ...
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
-        """The table's events from number ``start`` on, in order (empty if there is no such table)."""
+        """The table's events from number ``start`` on, in order (empty if there is no such table); an event
+        :meth:`prune` forgot is a :data:`PRUNED` placeholder, so that every event keeps its number."""
+        ...
+
+    async def prune(self, code: str, numbers: list[int]) -> None:
+        """Forget the events of these numbers (never the last one): events that no rebuild needs, like a
+        finished game's changes of mind (``Table.prunable``).  Their numbers stay taken."""
         ...
 
     async def exists(self, code: str) -> bool: ...
@@ -103,6 +118,12 @@ class MemoryStore:
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         return list(self.logs.get(code, [])[max(0, start - 1) :])
+
+    async def prune(self, code: str, numbers: list[int]) -> None:
+        log = self.logs.get(code, [])
+        for number in numbers:
+            if 1 <= number < len(log):
+                log[number - 1] = pruned()
 
     async def exists(self, code: str) -> bool:
         return code in self.logs

@@ -2,7 +2,7 @@
 
 Keys (``{CODE}`` is a hash tag, so one table's keys would share a slot):
 
-* ``gt:{CODE}:log`` — a list, one JSON event per item, event N at index N-1;
+* ``gt:{CODE}:log`` — a list, one JSON event per item, event N at index N-1 (an empty item: pruned);
 * ``gt:{CODE}:lease`` — the node running the table, with a time to live;
 * ``gt:{CODE}:records`` — a hash, game number → record JSON;
 * ``gt:tables`` — a sorted set, code → time of the last event (the directory);
@@ -22,7 +22,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost
+from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost, pruned
 
 APPEND = """
 if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then return -1 end
@@ -31,6 +31,15 @@ if length + 1 ~= tonumber(ARGV[2]) then return -2 - length end
 for i = 5, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 return length + #ARGV - 4
+"""
+
+PRUNE = """
+local length = redis.call('LLEN', KEYS[1])
+for i = 1, #ARGV do
+  local n = tonumber(ARGV[i])
+  if n >= 1 and n < length then redis.call('LSET', KEYS[1], n - 1, '') end
+end
+return 0
 """
 
 ACQUIRE = """
@@ -63,6 +72,7 @@ class RedisStore:
         )
         self._append = self.redis.register_script(APPEND)
         self._acquire = self.redis.register_script(ACQUIRE)
+        self._prune = self.redis.register_script(PRUNE)
         self._release = self.redis.register_script(RELEASE)
 
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
@@ -83,7 +93,11 @@ class RedisStore:
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         items = await self.redis.lrange(key(code, "log"), max(0, start - 1), -1)
-        return [json.loads(item) for item in items]
+        return [json.loads(item) if item else pruned() for item in items]
+
+    async def prune(self, code: str, numbers: list[int]) -> None:
+        """Each item becomes an empty string (a list keeps its indexes: event N stays at N-1), a few bytes."""
+        await self._prune(keys=[key(code, "log")], args=numbers)
 
     async def exists(self, code: str) -> bool:
         return await self.redis.zscore(DIRECTORY, code) is not None

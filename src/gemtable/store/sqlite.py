@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost
+from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost, pruned
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -118,9 +118,30 @@ class SqliteStore:
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         rows = self.db.execute(
-            "SELECT body FROM events WHERE code = ? AND seq >= ? ORDER BY seq", (code, start)
+            "SELECT seq, body FROM events WHERE code = ? AND seq >= ? ORDER BY seq", (code, start)
         ).fetchall()
-        return [json.loads(body) for (body,) in rows]
+        out: list[Event] = []
+        expected = max(1, start)
+        for seq, body in rows:
+            out.extend(pruned() for _ in range(seq - expected))  # pruned rows are deleted: their numbers gape
+            out.append(json.loads(body))
+            expected = seq + 1
+        return out
+
+    async def prune(self, code: str, numbers: list[int]) -> None:
+        """The rows are deleted (the file's pages are reused); the last event is kept, so the next number
+        is still known."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
+            db.executemany(
+                "DELETE FROM events WHERE code = ? AND seq = ?", [(code, n) for n in numbers if 1 <= n < last]
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     async def exists(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None

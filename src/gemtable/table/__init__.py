@@ -1,7 +1,7 @@
 """A game-agnostic table: chairs, people, the game in play and its clock (pure, no I/O)."""
 
 from gemtable.table.people import Person, Status
-from gemtable.table.table import LOBBY, PAUSE, PLAYING, RESULTS, Settings, Table, TableError, clean_name
+from gemtable.table.table import LOBBY, PAUSE, PLAYING, RESULTS, REVEAL, Settings, Table, TableError, clean_name
 from gemtable.table.view import table_view
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "PAUSE",
     "PLAYING",
     "RESULTS",
+    "REVEAL",
     "Person",
     "Settings",
     "Status",

@@ -28,7 +28,14 @@ PAUSE = (0.5, 60.0)
 """The seconds between rounds."""
 COUNTDOWNS = (0.0, 30.0)
 """The seconds of a start's countdown (0: none, for tests and demonstrations)."""
+BEAT = 2.0
+"""Seconds every screen shows a reveal on its own (everyone's choice: who walks out, what they bank, who takes
+the relic, the split of the path) before the game goes on (the expedition's next card)."""
+BEATS = (0.0, 10.0)
+"""The seconds of the reveal's beat (0: none, the next card at once)."""
 ABSENT = (1.0, 3600.0)
+CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock", "beat")
+"""The settings a host may change between games (``revised``, the ``settings`` message)."""
 
 
 @dataclass
@@ -55,6 +62,9 @@ class Settings:
     countdown: float = 0.0
     """Seconds of a start's countdown: :data:`COUNTDOWN` for a table the server creates (``new_settings``); none
     for settings made without one (a log from before the countdown existed is rebuilt as it was played)."""
+    beat: float = 0.0
+    """Seconds of the reveal's beat, in a game that holds its reveals (``games.api.Beats``): :data:`BEAT` for a
+    table the server creates; none for settings made without one (an older log is rebuilt as it was played)."""
 
     def to_json(self) -> JSON:
         return {
@@ -68,6 +78,7 @@ class Settings:
             "script": self.script,
             "absent_grace": self.absent_grace,
             "countdown": self.countdown,
+            "beat": self.beat,
         }
 
     @classmethod
@@ -78,8 +89,8 @@ class Settings:
 
 def new_settings(data: object, allow_scripts: bool = False) -> Settings:
     """A new table's settings from a host's choices (``game``, ``preset``, ``options``, ``seconds``, ``pause``,
-    ``turn_clock``, ``absent_grace``, ``countdown``, ``script``); :class:`TableError` ``bad-request`` when they
-    are not a table's."""
+    ``turn_clock``, ``beat``, ``absent_grace``, ``countdown``, ``script``); :class:`TableError` ``bad-request``
+    when they are not a table's."""
     if not isinstance(data, dict):
         raise TableError("bad-request", "send the table's settings as a JSON object")
     try:
@@ -88,7 +99,7 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
         script = data.get("script")
         if script is not None and not allow_scripts:
             raise TableError("bad-request", "scripted decks are switched off on this server")
-        base = Settings(game.name, manifest.preset(None).name, {}, None, script=script)
+        base = Settings(game.name, manifest.preset(None).name, {}, None, script=script, beat=BEAT)
         settings = _revised(base, data, "bad-request")
         settings.absent_grace = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", *ABSENT, "bad-request")
         settings.countdown = _number(data.get("countdown", COUNTDOWN), "countdown", *COUNTDOWNS, "bad-request")
@@ -101,10 +112,10 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
 
 def revised(settings: Settings, changes: object) -> Settings:
     """The settings after the host's changes between games (``preset``, ``options``, ``seconds``,
-    ``pause``, ``turn_clock``; the game and a scripted deck stay); :class:`TableError` ``bad-settings``."""
+    ``pause``, ``turn_clock``, ``beat``; the game and a scripted deck stay); :class:`TableError` ``bad-settings``."""
     if not isinstance(changes, dict):
         raise TableError("bad-settings", "send the settings as an object")
-    unknown = set(changes) - {"preset", "options", "seconds", "pause", "turn_clock"}
+    unknown = set(changes) - set(CHANGEABLE)
     if unknown:
         raise TableError("bad-settings", f"these settings cannot be changed: {', '.join(sorted(unknown))}")
     try:
@@ -125,11 +136,19 @@ def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
     rules = manifest.rules_json(preset, options)
     seconds = _number(data.get("seconds", base.seconds), "seconds", *SECONDS, code)
     pause = _number(data.get("pause", base.pause), "pause", *PAUSE, code)
+    beat = _number(data.get("beat", base.beat), "beat", *BEATS, code)
     turn_clock = data.get("turn_clock", base.turn_clock)
     if not isinstance(turn_clock, bool):
         turn_clock = bool(turn_clock) if code == "bad-request" else _no_bool(code)
     return replace(
-        base, preset=preset, options=dict(options), rules=rules, seconds=seconds, pause=pause, turn_clock=turn_clock
+        base,
+        preset=preset,
+        options=dict(options),
+        rules=rules,
+        seconds=seconds,
+        pause=pause,
+        turn_clock=turn_clock,
+        beat=beat,
     )
 
 
@@ -143,4 +162,4 @@ def _number(value: Any, name: str, low: float, high: float, code: str) -> float:
     return float(value)
 
 
-__all__ = ["ABSENT_GRACE", "COUNTDOWN", "Settings", "TableError", "new_settings", "revised"]
+__all__ = ["ABSENT_GRACE", "BEAT", "CHANGEABLE", "COUNTDOWN", "Settings", "TableError", "new_settings", "revised"]

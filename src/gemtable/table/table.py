@@ -11,8 +11,15 @@ before anything changes; then emit events.  ``emit`` applies an event and puts
 it in the outbox; the server persists the outbox, and only then tells anyone.
 
 Time is an input: ``tick(now)`` does what the clock asks (reveal at a deadline,
-open the next round after the pause, let bots move, begin a game when its
-countdown ends) and ``next_wakeup()`` says when it must run next.  Only the
+end the reveal's beat, open the next round after the pause, let bots move, begin
+a game when its countdown ends) and ``next_wakeup()`` says when it must run next.
+
+The reveal's beat: in a game that holds its reveals (``games.api.Beats``), a
+reveal (the ``moves`` event) puts the table in the ``reveal`` phase for the
+settings' ``beat`` seconds, every screen showing everyone's choice and nothing
+new yet; then ``went_on`` lets the game go on (the expedition's next card).  The
+beat's end is a deadline like any other, computed from the events' times, so a
+table rebuilt in the middle of a beat ends it when it would have.  Only the
 server owns a clock.  A paused table has no wake-up but the host's absence:
 nothing is revealed and no bot moves until the host resumes.
 
@@ -36,7 +43,7 @@ from typing import Any, ClassVar
 
 from gemtable.bots import bot_names, bot_person_names, make_bot, stand_in
 from gemtable.games import GameError, GameState, find_manifest
-from gemtable.games.api import JSON
+from gemtable.games.api import JSON, Beats
 from gemtable.table.errors import TableError
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
@@ -48,7 +55,7 @@ from gemtable.table.settings import Settings, revised
 
 Event = dict[str, Any]
 
-LOBBY, PLAYING, PAUSE, RESULTS = "lobby", "playing", "pause", "results"
+LOBBY, PLAYING, REVEAL, PAUSE, RESULTS = "lobby", "playing", "reveal", "pause", "results"
 
 GRACE = 5.0
 """Seconds a phone may be disconnected before its player stops holding a reveal up."""
@@ -68,6 +75,10 @@ MAX_WATCHERS = 24
 """People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
 REMOVED_KEPT = 64
 """Removed people whose phones the table still recognises (to tell them they were removed)."""
+MAX_CHANGES = 10
+"""Times one seat may change its secret choice in one decision (then ``too-many-changes``: its choice
+stands until the reveal).  A thumb changes its mind a few times; a script toggling twenty times a second
+wrote thousands of events a minute (``docs/security.md``, issue 21)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +170,14 @@ class Table:
         so rather than that their token is unknown (the most recent :data:`REMOVED_KEPT`)."""
         self.offline: list[int] = []
         """The seats whose move in the last reveal was made for them because their phone was gone."""
+        self.changes: dict[int, int] = {}
+        """Times each seat changed its pending choice in the open decision (at most :data:`MAX_CHANGES`)."""
+        self.choices_logged: list[int] = []
+        """The numbers of the current game's ``chose`` events (its choices before each reveal)."""
+        self.prunable: list[int] = []
+        """Numbers of events no rebuild needs any more: the ``chose`` events of a finished game (its reveals
+        hold every move that counted, and reset the choices).  The node prunes them from the log once saved
+        (``Store.prune``), so a finished game's log keeps no changes of mind; the record is kept apart."""
         self.rounds = 0
         """Rounds begun in the current game (caves, say)."""
         self.moves_made = 0
@@ -237,7 +256,7 @@ class Table:
         return sorted(waiting, key=lambda p: (p.joined_at, p.id))
 
     def in_game(self) -> bool:
-        return self.phase in (PLAYING, PAUSE)
+        return self.phase in (PLAYING, REVEAL, PAUSE)
 
     def person_at_seat(self, seat: int) -> Person | None:
         for person in self.people.values():
@@ -463,6 +482,8 @@ class Table:
         to the current one."""
         person = self.person(pid)
         game = self.game
+        if self.phase == REVEAL:  # (its decision number is still the one just revealed)
+            raise TableError("stale", "too late: that decision has been revealed")
         if game is None or self.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
         if self.paused is not None and not self.manifest.simultaneous:  # a secret choice waits; a turn cannot
@@ -478,6 +499,10 @@ class Table:
             raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
         if self.manifest.simultaneous:
             if self.pending.get(seat) != move:
+                if seat in self.pending and self.changes.get(seat, 0) >= MAX_CHANGES:
+                    raise TableError(
+                        "too-many-changes", f"you have changed your mind {MAX_CHANGES} times: your choice stands"
+                    )
                 self.emit("chose", now, seat=seat, move=move)
             self._settle(now)
         else:
@@ -621,6 +646,10 @@ class Table:
         if self.paused is not None:
             return
         game = self.game
+        if self.phase == REVEAL:
+            if self.deadline is None or now >= self.deadline:
+                self.emit("went_on", now)
+            return
         if self.phase == PAUSE and self.deadline is not None and now >= self.deadline:
             self._begin_round(now)
             return
@@ -1085,8 +1114,8 @@ class Table:
         self.paused = None
         at = e["at"]
         self.opened_at = at  # bots and graces count again from here
-        if paused is not None and paused.remaining is not None:
-            self.deadline = at + max(paused.remaining, RESUME_FLOOR)
+        if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
+            self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
         self._tell("resumed", by=self._name(e.get("by")))
 
     def _on_countdown(self, e: Event) -> None:
@@ -1106,7 +1135,11 @@ class Table:
         self.game_number = e["number"]
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
+        self.choices_logged = []
+        if self.settings.beat > 0 and isinstance(self.game, Beats):
+            self.game.hold_reveals()
         self.pending = {}
+        self.changes = {}
         self.timed_out = []
         self.offline = []
         self.countdown = None
@@ -1138,14 +1171,22 @@ class Table:
         self.runtime.seen_in_round = set(self.runtime.connected)
         self._after_move(e["at"])
 
+    def _on_pruned(self, e: Event) -> None:
+        """A placeholder for an event the log forgot (``Store.prune``): it only keeps its number."""
+
     def _on_chose(self, e: Event) -> None:
-        self.pending[e["seat"]] = e["move"]
+        self.choices_logged.append(self.events + 1)  # (this event's number: ``apply`` counts it next)
+        seat = e["seat"]
+        if seat in self.pending:
+            self.changes[seat] = self.changes.get(seat, 0) + 1
+        self.pending[seat] = e["move"]
 
     def _on_moves(self, e: Event) -> None:
         game = self.game
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.pending = {}
+        self.changes = {}
         self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
         self.offline = [int(seat) for seat in e.get("offline", ())]
         if self.manifest.simultaneous:
@@ -1163,6 +1204,17 @@ class Table:
             self._turns_played(moves, set(e.get("missed", ())), bool(e.get("bot")))
         game.apply_joint(moves)
         self.moves_made += 1
+        if isinstance(game, Beats) and game.held():  # every screen shows the reveal, for the beat
+            self.phase = REVEAL
+            self.opened_at = e["at"]
+            self.deadline = e["at"] + self.settings.beat
+            return
+        self._after_move(e["at"])
+
+    def _on_went_on(self, e: Event) -> None:
+        game = self.game
+        assert isinstance(game, Beats)
+        game.go_on()
         self._after_move(e["at"])
 
     def _turns_played(self, moves: dict[int, str], missed: set[int], bot: bool) -> None:
@@ -1196,6 +1248,7 @@ class Table:
         self._tell("ended", by=name)
         game.end()
         self.pending = {}
+        self.changes = {}
         self.paused = None
         self._after_move(e["at"])
 
@@ -1220,7 +1273,9 @@ class Table:
         "round": _on_round,
         "chose": _on_chose,
         "moves": _on_moves,
+        "went_on": _on_went_on,
         "ended": _on_ended,
+        "pruned": _on_pruned,
     }
     """Every event type and the handler that applies it."""
 
@@ -1234,6 +1289,8 @@ class Table:
             self.deadline = None
             self.records[self.game_number] = self.game_record()
             self.finished.append(self.game_number)
+            self.prunable.extend(self.choices_logged)
+            self.choices_logged = []
             for person in self.people.values():
                 if person.has_chair and person.status in (Status.WAITING,):
                     person.status = Status.SEATED
@@ -1270,4 +1327,4 @@ class Table:
         return record
 
 
-__all__ = ["LOBBY", "PAUSE", "PLAYING", "RESULTS", "Settings", "Table", "TableError", "clean_name"]
+__all__ = ["LOBBY", "PAUSE", "PLAYING", "RESULTS", "REVEAL", "Settings", "Table", "TableError", "clean_name"]

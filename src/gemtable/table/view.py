@@ -274,6 +274,7 @@ def _settings_json(s: Settings) -> JSON:
         "seconds": s.seconds,
         "pause": s.pause,
         "turn_clock": s.turn_clock,
+        "beat": s.beat,
         "absent_grace": s.absent_grace,
         "scripted": s.script is not None,
     }

@@ -7,7 +7,8 @@ DEEPER = "deeper"
 CAMP = "camp"
 MOVES: tuple[str, str] = (DEEPER, CAMP)
 
-ROSTER, CHOOSE, OVER = "roster", "choose", "over"
-"""Between caves (who goes in next), a choice open, the game over."""
+ROSTER, CHOOSE, REVEAL, OVER = "roster", "choose", "reveal", "over"
+"""Between caves (who goes in next), a choice open, a reveal held before the next card (the table's beat), the
+game over."""
 
-__all__ = ["CAMP", "CHOOSE", "DEEPER", "MOVES", "OVER", "ROSTER"]
+__all__ = ["CAMP", "CHOOSE", "DEEPER", "MOVES", "OVER", "REVEAL", "ROSTER"]

@@ -7,7 +7,9 @@ One object, mutated in place by three inputs:
 * ``apply(seat, "deeper" | "camp")`` — one explorer's secret choice; when the
   last explorer inside has chosen, every choice is revealed together: leavers
   bank what they carry and share the path, and if anyone is still inside the
-  next card is turned;
+  next card is turned (or, once the table asked for it with ``hold_reveals()``,
+  turned by ``go_on()`` when the table's beat is over: the reveal is shown on
+  its own first);
 * nothing else: no clock.  Silence at a deadline is the table's business; it
   sends ``default_move(seat)``, which is always ``camp``.
 
@@ -37,7 +39,7 @@ from gemtable.games.api import (
 from gemtable.games.expedition.cards import RELIC, TAKEN_RELIC, parse_card
 from gemtable.games.expedition.cards import path_card_name as path_card_name
 from gemtable.games.expedition.moves import CAMP as CAMP
-from gemtable.games.expedition.moves import CHOOSE, MOVES, OVER, ROSTER
+from gemtable.games.expedition.moves import CHOOSE, MOVES, OVER, REVEAL, ROSTER
 from gemtable.games.expedition.moves import DEEPER as DEEPER
 from gemtable.games.expedition.rules import ExpeditionRules
 from gemtable.games.expedition.view import ExpeditionView
@@ -107,6 +109,10 @@ class ExpeditionState:
         self.chest = [0] * seats
         self.relics_held: list[list[int]] = [[] for _ in range(seats)]
         self.relic_points = [0] * seats
+        self.banked = [0] * seats
+        """What each seat took out of the current (or the last) cave: public, as every walk-out is."""
+        self.banked_relics: list[list[int]] = [[] for _ in range(seats)]
+        """The relics each seat carried out of the current (or the last) cave."""
         self.present: list[int] = []
         self.played = [False] * seats
         self.last_choices: dict[int, str] | None = None
@@ -117,6 +123,8 @@ class ExpeditionState:
         self.lost_at_collapse: list[int] = []
         """What each explorer inside lost at the collapse, in the order of ``inside`` (public)."""
         self.deck_ran_out = False
+        self.holds = False
+        """Whether a reveal stops before the next card, until ``go_on()`` (the table's beat)."""
         self.chest_by_cave: list[list[int]] = []
         self.inputs: list[JSON] = []
         # Conservation counters.
@@ -138,7 +146,7 @@ class ExpeditionState:
     def start_round(self, seats: Collection[int]) -> None:
         """Open the next cave with ``seats`` walking in together."""
         if self.phase != ROSTER:
-            raise IllegalMove("a cave is under way" if self.phase == CHOOSE else "the game is over")
+            raise IllegalMove("the game is over" if self.phase == OVER else "a cave is under way")
         chosen = set(seats)
         if len(chosen) != len(seats):
             raise IllegalMove("a seat cannot walk in twice")
@@ -210,7 +218,25 @@ class ExpeditionState:
 
     def _check_open(self) -> None:
         if self.phase != CHOOSE:
-            raise IllegalMove("no choice is open: " + ("the game is over" if self.phase == OVER else "between caves"))
+            why = {OVER: "the game is over", REVEAL: "the reveal is being shown"}.get(self.phase, "between caves")
+            raise IllegalMove("no choice is open: " + why)
+
+    # --- the reveal's beat (games.api.Beats) --------------------------------------------
+
+    def hold_reveals(self) -> None:
+        """From now on, a reveal that leaves someone inside stops before the next card, until ``go_on()``."""
+        self.holds = True
+
+    def held(self) -> bool:
+        return self.phase == REVEAL
+
+    def go_on(self) -> None:
+        """The beat is over: the next card is turned (no input: a replay turns it at the reveal)."""
+        if self.phase != REVEAL:
+            raise IllegalMove("no reveal is being shown")
+        self.phase = CHOOSE
+        self._inside_set = frozenset(self.inside)
+        self._turn_card()
 
     def default_move(self, seat: int) -> str:
         """Silence means camp: the clock never gambles a player's gems."""
@@ -227,7 +253,7 @@ class ExpeditionState:
         if self.phase == OVER:
             raise IllegalMove("the game is over")
         self.inputs.append(["end"])
-        if self.phase == CHOOSE:
+        if self.phase == CHOOSE or self.phase == REVEAL:
             carried = self.carried
             for seat in self.inside:
                 self.returned += carried[seat]
@@ -315,6 +341,8 @@ class ExpeditionState:
         self.inside = explorers
         self._inside_set = frozenset(explorers)
         self.present = list(explorers)
+        self.banked = [0] * self._seats
+        self.banked_relics = [[] for _ in range(self._seats)]
         for seat in explorers:
             self.played[seat] = True
         self.last_choices = None
@@ -395,6 +423,7 @@ class ExpeditionState:
         self.deck_ran_out = True
         for seat in self.inside:
             self.chest[seat] += self.carried[seat]
+            self.banked[seat] = self.carried[seat]
             self.carried[seat] = 0
         self.inside = []
         self._inside_set = frozenset()
@@ -405,25 +434,37 @@ class ExpeditionState:
         self.last_choices = choices
         if CAMP not in choices.values():
             self.last_takes = None
-            self._turn_card()
+            if self.holds:
+                self._hold()
+            else:
+                self._turn_card()
             return
         inside = self.inside
         deeper = [seat for seat in inside if choices[seat] == DEEPER]
         self._walk_out([seat for seat in inside if choices[seat] != DEEPER])
         self.inside = deeper
         self._inside_set = frozenset(deeper)
-        if deeper:
-            self._turn_card()
-        else:
+        if not deeper:
             self._end_cave()
+        elif self.holds:
+            self._hold()
+        else:
+            self._turn_card()
+
+    def _hold(self) -> None:
+        """A reveal that leaves someone inside, held before the next card (``go_on()`` turns it)."""
+        self.phase = REVEAL
+        self._inside_set = frozenset()  # nobody is asked anything while the reveal is shown
 
     def _walk_out(self, leavers: list[int]) -> None:
         carried, chest = self.carried, self.chest
         share = self._share_path(len(leavers))
         takes = Takes(tuple(carried[seat] for seat in leavers), share)
         self.last_takes = takes
+        banked = self.banked
         for seat in leavers:
-            chest[seat] += carried[seat] + share
+            banked[seat] = carried[seat] + share
+            chest[seat] += banked[seat]
             carried[seat] = 0
         if len(leavers) == 1 and RELIC in self.path:
             self._carry_relics(leavers[0], takes)
@@ -456,6 +497,7 @@ class ExpeditionState:
                 value = self.rules.relic_value(self.relics_out)
                 self.relics_out += 1
                 self.relics_held[seat].append(value)
+                self.banked_relics[seat].append(value)
                 self.relic_points[seat] += value
                 takes.relics.append(value)
                 path[i] = TAKEN_RELIC

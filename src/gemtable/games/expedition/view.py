@@ -6,7 +6,9 @@ copy), and the server sends ``to_json()`` to a phone.
 
 Public, as at the table: the path and its loose gems, the hazards seen, which
 cards left the game, how many cards are left, who is inside, what everyone
-carries and which relics they hold.  Secret: the order of the deck (a view
+carries and which relics they hold, and what each took out of this cave
+(``banked``, ``banked_relics``: every walk-out is told to everyone); between
+caves, how many cards the next cave's deck holds (``next_deck``).  Secret: the order of the deck (a view
 knows only which cards are still unseen, never their order), and every chest
 but the viewer's own until the game is over.  Pending choices are not in the
 engine's view at all: the table keeps them until the reveal.
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from gemtable.games.api import JSON
 from gemtable.games.expedition.cards import HAZARD_KINDS, RELIC, card_name, path_card_name
-from gemtable.games.expedition.moves import DEEPER, OVER
+from gemtable.games.expedition.moves import DEEPER, OVER, ROSTER
 
 if TYPE_CHECKING:
     from gemtable.games.expedition.state import ExpeditionState
@@ -107,6 +109,7 @@ class ExpeditionView:
             ],
             "danger": [kind for kind, seen in zip(HAZARD_KINDS, state.hazards_seen, strict=True) if seen],
             "deck_left": len(state.pile),
+            "next_deck": self._next_deck(),
             "removed": [card_name(card) for card in state.removed],
             "relics_in_deck": state.relics_in_deck,
             "next_relic_value": state.rules.relic_value(state.relics_out),
@@ -120,6 +123,13 @@ class ExpeditionView:
         if state.rules.show_odds:
             data["collapse_chance"] = round(self.collapse_chance(), 4)
         return data
+
+    def _next_deck(self) -> int | None:
+        """Between caves: the cards the next cave's deck will hold (its relic included); None otherwise."""
+        state = self._state
+        if state.phase != ROSTER or state.cave == 0:
+            return None
+        return len(state.deck) + state.relics_in_deck + (1 if state.rules.relics else 0)
 
     def _player(self, seat: int, over: bool) -> JSON:
         state = self._state
@@ -135,6 +145,8 @@ class ExpeditionView:
             "status": status,
             "played": state.played[seat],
             "carried": state.carried[seat],
+            "banked": state.banked[seat],
+            "banked_relics": list(state.banked_relics[seat]),
             "relics": list(state.relics_held[seat]),
             "chest": state.chest[seat] if mine else None,
             "chest_by_cave": [scores[seat] for scores in state.chest_by_cave] if mine else None,

@@ -28,6 +28,7 @@ export const words = {
 
 /** A seat as the notices name it: its colour. */
 export const seatName = (seat) => colourName(seat);
+export const seatMark = swatch;  // a seat's mark on the TV's lobby: its colour
 
 export const SEATS = [0, 1, 2];
 export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));

@@ -6,6 +6,10 @@ import { h, put } from '/static/js/dom.js';
 import { t, has, num, personName } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
 import { resultsLater } from '/static/js/later.js';
+import { seatMark } from '/static/js/seat-style.js';
+
+let stage = null;
+let recapper = null;  // recap.js, loaded the first time a cave ends
 
 // page.css (beside this module) is linked on first use: the HTML pages stay the same for every game, and a
 // Booty Hunter table never loads the expedition's styles.
@@ -19,6 +23,7 @@ await (document.querySelector(`link[href="${CSS}"]`) ? Promise.resolve() : new P
 /** The table's words that read differently in this game (story.js, table.js). */
 export const words = {
   'news.where': 'exp.news_where',
+  'clock.beat': 'exp.clock_beat',
   'news.offline': 'exp.news_offline',
   'news.timed_out': 'exp.news_timed_out',
   'news.away': 'exp.news_away',
@@ -149,7 +154,7 @@ export function renderGame(el, v, ui) {
   const newCave = local.caveKey !== caveKey;
   local.drawnKey = key;
   local.caveKey = caveKey;
-  const ended = st.phase !== 'choose';
+  const ended = st.phase === 'roster' || st.phase === 'over';  // ('reveal': the beat before the next card)
 
   const head = h('div', { class: 'cave-head' },
     h(v.heading || 'h2', { class: 'cave-title', text: t('exp.cave', { cave: st.cave, caves: st.caves }) }),
@@ -168,49 +173,20 @@ export function renderGame(el, v, ui) {
     st.path.some((c) => c.card === 'relic')
       ? h('span', null, ' · ', t('exp.relic_next', { n: st.next_relic_value })) : null);
 
-  if (v.mode === 'tv') {
-    put(el, reveal(v, ui), head, path, pathFoot, players(v));
-    const slot = document.getElementById('tv-hazards');
-    if (slot) put(slot, danger(st, ended));
-    fitPath(path);
-    if (!local.fitter && window.ResizeObserver) {
-      local.fitter = new ResizeObserver(() => { const p = el.querySelector('.path'); if (p) fitPath(p); });
-    }
-    if (local.fitter) {
-      local.fitter.disconnect();
-      local.fitter.observe(path);
-    }
+  let recap = null;
+  if (ended && recapper?.recap) recap = recapper.recap(v);
+  else if (ended) recapper ??= import('./recap.js').then((m) => { recapper = m; ui.rerender(); });
+  if (v.mode === 'tv') {  // the stage (stage.js beside this module: the TV alone loads it)
+    if (stage?.renderStage) stage.renderStage(el, v, { reveal: reveal(v, ui), head, path, pathFoot, players: players(v), danger: danger(st, ended), recap }, local);
+    else stage ??= import('./stage.js').then((m) => { stage = m; ui.rerender(); });
   } else {
-    put(el, safe(v), reveal(v, ui), head, newCard(v, fresh), path, pathFoot, danger(st, ended),
+    put(el, safe(v), reveal(v, ui), recap, head, newCard(v, fresh), path, pathFoot, danger(st, ended),
       v.mode === 'phone' ? mine(v) : null, players(v));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
   // A new cave (or Play again) on a page scrolled down (the lobby's bots, the results' chart):
   // back to the top, where the new card is. (After this render has hidden what was above it.)
   if (newCave && v.mode !== 'tv') requestAnimationFrame(() => window.scrollTo(0, 0));
-}
-
-/** The TV: the largest cards that let the whole path fit its box (cards shrink as the path grows). */
-function fitPath(path) {
-  const width = path.clientWidth;
-  const height = path.clientHeight;
-  if (!width || !height) return;
-  const n = Math.max(1, path.children.length);
-  const style = getComputedStyle(path);
-  const gap = parseFloat(style.columnGap) || 8;
-  const rowGap = parseFloat(style.rowGap) || gap;
-  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  let best = 20;
-  for (let w = Math.floor(rem * 9); w >= 20; w -= 1) {
-    const tall = w * 1.36 + w * 0.12; // the gems lying on a card hang below it
-    const cols = Math.max(1, Math.floor((width + gap) / (w + gap)));
-    const rows = Math.ceil(n / cols);
-    if (rows * tall + (rows - 1) * rowGap <= height) {
-      best = w;
-      break;
-    }
-  }
-  path.style.setProperty('--cw', `${best}px`);
 }
 
 /** The phone: the card that just turned, large, and who is still deciding. */
@@ -298,11 +274,13 @@ function players(v) {
         h('span', { class: 'mark', 'aria-hidden': 'true' },
           code === 'chosen' ? icon('check') : code === 'camp' ? icon('camp') : code === 'inside' || code === 'deciding'
             ? icon('deeper') : person.bot ? icon('bot') : null),
-        h('span', { class: 'name' }, personName(person), isMe ? h('span', { class: 'tag', text: ` (${t('people.you')})` }) : null,
+        h('span', { class: 'name' }, player ? seatMark(player.seat) : null, personName(person),
+          isMe ? h('span', { class: 'tag', text: ` (${t('people.you')})` }) : null,
           person.bot ? h('span', { class: 'tag', text: ` · ${botTag(person.bot)}` }) : null,
           !person.connected && person.status !== 'gone' ? h('span', { class: 'tag', text: ` · ${t('st.offline')}` }) : null),
         h('span', { class: 'st', text: label }),
-        player ? h('span', { class: 'carried', title: t('exp.carries') }, gems(player.carried, st.rules)) : h('span'),
+        player ? h('span', { class: 'carried', title: code === 'camp' ? null : t('exp.carries') },  // camp: what they took out
+          gems(code === 'camp' ? player.banked ?? 0 : player.carried, st.rules)) : h('span'),
         player && player.relics.length ? relicIcons(player.relics) : null);
     })));
 }
@@ -336,7 +314,7 @@ function reveal(v, ui) {
   }
   if (!r) return null;
   const over = v.table.phase === 'pause' || v.table.phase === 'results';
-  const key = `${v.table.game_number}.${st.cave}.${st.path.length}.${over}`;
+  const key = `${v.table.game_number}.${st.cave}.${st.path.length + (st.phase === 'reveal')}.${over}`;  // one pop
   const fresh = local.revealKey !== key;
   local.revealKey = key;
   return h('section', { class: ['reveal', over && 'over', fresh && 'pop'], 'aria-label': t('exp.reveal') },
@@ -466,8 +444,8 @@ export function changes(prev, next, ui) {
   const sameCave = sameGame && a.cave === b.cave;
   const names = {};
   for (const p of next.people) if (p.seat !== null) names[p.seat] = personName(p);
-  const revealed = b.reveal && (!sameCave || a.path.length !== b.path.length || !a.reveal
-    || JSON.stringify(a.reveal) !== JSON.stringify(b.reveal));
+  const revealed = b.reveal && prev.phase !== 'reveal' && (next.phase === 'reveal' || !sameCave
+    || a.path.length !== b.path.length || !a.reveal || JSON.stringify(a.reveal) !== JSON.stringify(b.reveal));
   let moment = null;
   if (revealed && b.reveal.leavers.length) {
     const me = next.me && next.me.seat !== null ? next.me.seat : null;

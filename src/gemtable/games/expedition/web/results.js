@@ -1,13 +1,14 @@
-// The expedition's results: the scores (gems, relics, each seat's mark and how a player who left went), an
-// early end, the winners and the chart of each chest cave by cave (each seat its own style). Loaded by
-// page.js when a game's results first show.
+// The expedition's results: the final standings (each place — 1st, 2nd…, shared by a tie —, each seat's mark,
+// gems, the relics each carried, and how a player who left went), an early end, the winners, then the chart of
+// each chest cave by cave (each seat its own style). Loaded by page.js when a game's results first show.
 
 import { h, put } from '/static/js/dom.js';
-import { t, num } from '/static/js/i18n.js';
+import { t, num, currentLang } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
 import { chart } from '/static/js/chart.js';
 import { seatMark } from '/static/js/seat-style.js';
 import { gems, listNames, nameOf, relicIcons, rubies } from './page.js';
+import './recap.js';  // (its styles, end.css: the places)
 
 /** Scores, winners and the chart. data: {scores, winners, players?, names, rules}. */
 export function renderResults(el, data, ui) {
@@ -21,13 +22,17 @@ export function renderResults(el, data, ui) {
   const winText = winners.length === 1 ? t('results.winner', { name: nameOf(winners[0], data.names) })
     : winners.length ? t('results.winners', { names: listNames(winners, data.names) }) : '';
   const left = data.left || {};
+  const ordinal = new Intl.PluralRules(currentLang(), { type: 'ordinal' });
   const rows = seats.map((seat) => {
+    const place = 1 + seats.filter((other) => scores[other] > scores[seat]).length;  // a tie shares its place
+    const word = `exp.place_${ordinal.select(place)}`;
     const p = players.get(seat);
     const relicPts = p ? p.relics.reduce((a, b) => a + b, 0) : null;
     const win = winners.includes(seat);
     const gone = left[seat];
     return h('tr', { class: win ? 'win' : '' },
-      h('td', { class: 'rank' }, win ? icon('star', t('results.won')) : null),
+      h('td', { class: 'rank' }, h('span', { class: 'place', text: t(word, { n: place }) }),
+        win ? icon('star', t('results.won')) : null),
       h('th', { scope: 'row' }, h('span', { class: 'who-seat' }, seatMark(seat),
         h('span', { text: nameOf(seat, data.names) })),
       gone ? h('span', { class: 'tag-line', text: leftText(gone) }) : null),
@@ -42,7 +47,8 @@ export function renderResults(el, data, ui) {
     data.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: data.ended.by || t('news.someone') }) }) : null,
     winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
     h('table', { class: 'scores' },
-      h('thead', null, h('tr', null, h('td'), h('th', { scope: 'col', text: t('results.player') }),
+      h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('exp.place') }),
+        h('th', { scope: 'col', text: t('results.player') }),
         h('th', { scope: 'col', text: rubies(rules) ? t('word.rubies_col') : t('word.gems_col') }),
         h('th', { scope: 'col', text: t('results.relics') }),
         h('th', { scope: 'col', text: t('results.total') }))),

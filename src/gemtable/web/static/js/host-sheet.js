@@ -12,7 +12,7 @@ import { optionInput, optionValues, presetOptions, secondsOptions, setOption } f
 
 await loadTexts('forms');  // its words (static/i18n/forms.LANG.json) come with it
 
-const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
+const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
 const isHost = (table) => Boolean(table.me && table.me.host);
 
 function sheet() {
@@ -144,6 +144,11 @@ function settingsView(app) {
   const seconds = h('select', { id: 'set-seconds' }, secondsOptions(game, s.seconds));
   seconds.value = String(s.seconds);
   const turns = game.dynamics === 'turns';
+  // The reveal's beat (a simultaneous game): how long everyone's choice stays on every screen before play goes on.
+  const beat = turns ? null : h('select', { id: 'set-beat' },
+    [...new Set([0, 1, 2, 3, 4, 5, 6, 8, 10, s.beat ?? 0])].sort((x, y) => x - y)
+      .map((n) => h('option', { value: n, text: t('clock.secs', { n }) })));
+  if (beat) beat.value = String(s.beat ?? 0);
   const clock = h('label', { class: 'check' },
     h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
     h('span', { text: t(turns ? 'opt.turn_clock' : 'opt.decision_clock') }));
@@ -152,6 +157,7 @@ function settingsView(app) {
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
     options, clock,
     h('label', { for: 'set-seconds', text: t(turns ? 'start.seconds_turn' : 'start.seconds') }), seconds,
+    beat ? [h('label', { for: 'set-beat', text: t('host.beat') }), beat, h('p', { class: 'hint', text: t('host.beat_hint') })] : null,
     h('p', { class: 'hint', text: t('host.settings_hint') }),
     h('div', { class: 'row wrap end' },
       button(t('host.cancel'), 'ghost', () => open(app, 'tools')),
@@ -167,6 +173,7 @@ function settingsView(app) {
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
     message.turn_clock = $('#set-clock', form).checked;
+    if (beat) message.beat = Number(beat.value);
     app.ui.send(message);
     close();
   });

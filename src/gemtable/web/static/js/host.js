@@ -10,7 +10,7 @@
 import { h } from './dom.js';
 import { t, personName } from './i18n.js';
 
-const inGame = (table) => table.phase === 'playing' || table.phase === 'pause';
+const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
 const isHost = (table) => Boolean(table.me && table.me.host);
 
 function button(text, cls, onClick, extra = {}) {

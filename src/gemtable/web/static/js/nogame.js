@@ -3,7 +3,9 @@
 // join, the host starts, the clock plays silent seats; this says so plainly.
 
 import { h, put } from './dom.js';
-import { t } from './i18n.js';
+import { t, loadTexts } from './i18n.js';
+
+await loadTexts('nogame');
 
 export function renderGame(el, v) {
   put(el, h('section', { class: 'reveal quiet' },

@@ -14,6 +14,8 @@ import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './h
 const tokenKey = (code) => `gemtable.token.${code}`;
 const seenKey = (code) => `gemtable.seen.${code}`;
 const RECENT_SHOWN = 4;
+/** A game is on: a decision open, a reveal shown for its beat, or the pause between rounds. */
+const playing = (phase) => phase === 'playing' || phase === 'reveal' || phase === 'pause';
 const BANNER_KINDS = new Set(['countdown', 'paused', 'resumed']);
 /** Notices a banner tells while they last (a countdown, a pause): neither toasted nor listed in "Lately". */
 const told = (n) => !BANNER_KINDS.has(n.kind);
@@ -44,16 +46,17 @@ function store(key, value) {
   } catch { /* private mode: the seat lasts as long as the page */ }
 }
 
-export async function runTable(mode) {
+export async function runTable(mode, stage = null) {
   const code = tableCode();
   const app = {
     mode, code,
     token: mode === 'tv' ? null : stored(tokenKey(code)),
     table: null, prev: null, game: null, gameName: null, catalogue: null,
     deadlineAt: null, total: 1, replaced: false, joining: false, local: {}, net: 'connecting',
-    newsSeen: null, away: [], removed: null, banned: null, records: {},
+    newsSeen: null, away: [], removed: null, banned: null, records: {}, stage,
   };
   await initLang([]);  // the table's game's texts come with its module (loadGame)
+  if (stage) await stage.texts();  // the TV's (stage.js)
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => render(app));
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
@@ -176,7 +179,7 @@ async function loadGame(app, name) {
 function holdResults(app) {
   const was = app.prev;
   const now = app.table;
-  const ends = was && now.phase === 'results' && (was.phase === 'playing' || was.phase === 'pause')
+  const ends = was && now.phase === 'results' && playing(was.phase)
     && was.game_number === now.game_number;
   if (now.phase !== 'results') app.holdUntil = 0;
   if (!ends || !app.game.holdResults) return;
@@ -375,7 +378,7 @@ function render(app) {
     if (!open) app.prompted = false;
   }
   const v = view(app);
-  const inGame = phase === 'playing' || phase === 'pause';
+  const inGame = playing(phase);
   const lobby = !inGame && !(app.mode === 'tv' && phase === 'results');
   show($('#lobby'), lobby);
   if (lobby) renderLobby(app);
@@ -401,6 +404,7 @@ function render(app) {
     if (!lobby) fillQr(app, '#corner-qr-img');
   }
   renderSheet(app);
+  if (app.stage) app.stage.renderStage(app);
   wakeLock(app);
   tickClock(app);
   keepFocus(app, was);
@@ -608,6 +612,9 @@ function fillQr(app, sel) {
 
 // --- the clock ------------------------------------------------------------------------
 
+/** The full time of what the clock counts down now (ms): the pause between rounds, the beat, or a decision. */
+const full = (table) => 1000 * table.settings[{ pause: 'pause', reveal: 'beat' }[table.phase] || 'seconds'];
+
 function timeClock(app, table) {
   app.countdownAt = table.countdown ? performance.now() + table.countdown.remaining_ms : null;
   if (table.remaining_ms === null || table.remaining_ms === undefined) {
@@ -615,15 +622,14 @@ function timeClock(app, table) {
     return;
   }
   app.deadlineAt = performance.now() + table.remaining_ms;
-  const full = (table.phase === 'pause' ? table.settings.pause : table.settings.seconds) * 1000;
-  app.total = Math.max(full, table.remaining_ms, 1);
+  app.total = Math.max(full(table), table.remaining_ms, 1);
 }
 
 function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
   const hold = holding(app);
-  const on = table && (table.phase === 'playing' || table.phase === 'pause' || hold || table.countdown);
+  const on = table && (playing(table.phase) || hold || table.countdown);
   show(el, Boolean(on));
   const count = $('#count-num');
   if (count && table && table.countdown) count.textContent = t('clock.secs', { n: countdownSecs(app) });
@@ -640,10 +646,9 @@ function tickClock(app) {
   }
   if (table.paused) {  // the clock stops where it was, and says who stopped it
     const left = table.paused.remaining_ms;
-    const full = Math.max(1, left ?? 0, (table.phase === 'pause' ? table.settings.pause : table.settings.seconds) * 1000);
     $('#clock-label').textContent = t('pause.by', { name: table.paused.name });
     $('#clock-num').textContent = left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) });
-    $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / full).toFixed(3)})`;
+    $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`;
     el.classList.remove('urgent');
     return;
   }
@@ -669,7 +674,7 @@ function tickClock(app) {
   const secs = Math.ceil(left / 1000);
   const me = table.me;
   const choosing = me && me.moves && me.moves.length > 0;
-  label.textContent = own ?? (table.phase === 'pause' ? t('clock.next')
+  label.textContent = own ?? (table.phase === 'reveal' ? word(app, 'clock.beat') : table.phase === 'pause' ? t('clock.next')
     : choosing && !me.choice ? t('clock.choose') : t('clock.reveal'));
   num.textContent = t('clock.secs', { n: secs });
   if (choosing && !me.choice && app.mode === 'phone' && secs <= Math.min(10, app.total / 2000)
@@ -737,7 +742,7 @@ function pauseVideo() {
 async function wakeLock(app) {
   const table = app.table;
   const want = Boolean(table) && !document.hidden
-    && (app.mode === 'tv' || table.phase === 'playing' || table.phase === 'pause');
+    && (app.mode === 'tv' || playing(table.phase));
   wantAwake = want;
   if (!want) {
     pauseVideo();

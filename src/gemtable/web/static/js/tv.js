@@ -1,4 +1,5 @@
 import { runTable } from './table.js';
 import { soundSwitch } from './sound.js';
+import * as stage from './stage.js';
 
-runTable('tv').then(soundSwitch);
+runTable('tv', stage).then(soundSwitch);

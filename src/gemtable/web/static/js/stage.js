@@ -1,0 +1,61 @@
+// The TV's own part of the table page (tv.js hands it to runTable; a phone never loads it): its words
+// (i18n/tv.LANG.json), the big "Waiting for: Bob" line and the queue of watchers under the stage. The game's
+// own stage is its module's (the expedition's stage.js); the type scale is tv.css's.
+
+import { h, $, put, show } from './dom.js';
+import { t, applyStatic, loadTexts, personName } from './i18n.js';
+import { seatMark } from './seat-style.js';
+
+/** The TV's words, before the first drawing. */
+export async function texts() {
+  await loadTexts('tv');
+  applyStatic();
+}
+
+const listed = (names) => names.join(t('list.comma'));
+
+/** Who the room waits for: the people (and bots) asked to move who have not yet, while a decision is open. */
+export function waitingFor(table) {
+  if (table.phase !== 'playing' || table.paused) return [];
+  return table.people.filter((p) => p.to_act && !p.chosen);
+}
+
+/** Under the stage: "Waiting for: Bob" (large) and, in a game, the queue of watchers. */
+export function renderStage(app) {
+  const table = app.table;
+  const foot = $('#tv-foot');
+  if (!foot || !table) return;
+  if (table.phase === 'lobby') lobbyMarks(app);
+  const waiting = waitingFor(table);
+  const inGame = table.phase !== 'lobby' && table.phase !== 'results';
+  const queue = inGame ? table.queue.map((id) => table.people.find((p) => p.id === id)).filter(Boolean) : [];
+  const more = Math.max(0, (table.queue_length || 0) - queue.length);
+  const lines = [];
+  if (waiting.length) {
+    lines.push(h('p', { class: 'waiting-for', id: 'waiting-for' },
+      h('span', { class: 'lbl', text: t('tv.waiting_for') }), ' ',
+      h('b', { text: listed(waiting.map(personName)) })));
+  }
+  if (queue.length) {
+    const names = listed(queue.map(personName)) + (more ? t('list.comma') + t('tv.more', { n: more }) : '');
+    lines.push(h('p', { class: 'tv-queue', id: 'tv-queue', text: t('tv.queue', { n: queue.length + more, names }) }));
+  }
+  show(foot, lines.length > 0);
+  put(foot, lines);
+}
+
+/** The lobby's people, each with the mark of the seat they will play (a game's own, ``seatMark`` of its module,
+ *  as Booty Hunter's colours; else seat-style.js's): seats go out in chair order to those not away, or are the
+ *  chairs themselves in a game whose seats belong to chairs. */
+function lobbyMarks(app) {
+  const table = app.table;
+  const seated = table.people.filter((p) => p.chair !== null).sort((a, b) => a.chair - b.chair);
+  const byChair = app.catalogue?.games.find((g) => g.name === table.game)?.seats === 'chair';
+  const mark = app.game?.seatMark || seatMark;
+  const rows = document.querySelectorAll('#people li.person:not(.empty)');
+  let next = 0;
+  seated.forEach((p, i) => {
+    const seat = byChair ? p.chair : p.status === 'away' ? null : next++;
+    if (rows[i] && seat !== null) rows[i].prepend(mark(seat, 'tv-mark'));
+  });
+}

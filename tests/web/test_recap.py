@@ -1,0 +1,98 @@
+"""Between caves, a recap of the cave that ended; at the end, the final standings with places.
+
+Three people: in cave 1 Ann walks out alone at the relic (3 gems and the relic), Bob and Cy at the next card
+(4 gems each); every screen's recap says so, and how many cards the next cave's deck holds. Cave 2 collapses on
+a second fire: the recap says what each lost. The results: Ann 1st, Bob and Cy both 2nd (a tie shares its
+place), with their relics, before the chart — on the TV in its large type, and on the phones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import Browser
+from tests.web.test_play import join, tap
+from tests.web.test_stage import PREFIX, off_stage, small_text
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = [["5", "relic", "7"], ["4", "fire", "fire"]]
+
+
+def decide(phones: dict[str, Any], moves: dict[str, str]) -> None:
+    for name, move in moves.items():
+        expect(phones[name].locator(f"#move-{move}")).to_have_attribute("aria-pressed", "false", timeout=15_000)
+        tap(phones[name], move)
+
+
+def test_a_recap_between_caves_and_the_standings_with_places(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
+    code = server.create_table(script=SCRIPT, options={"caves": 2}, seconds=60, pause=10)
+    phones = {name: browser.phone(name.lower()) for name in ("Ann", "Bob", "Cy")}
+    for name, page in phones.items():
+        join(page, code, name)
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    phones["Ann"].locator("#start").tap()
+    expect(tv.locator("#game .path li")).to_have_count(1)
+    decide(phones, {"Ann": "deeper", "Bob": "deeper", "Cy": "deeper"})
+    expect(tv.locator("#game .path li")).to_have_count(2)
+    decide(phones, {"Ann": "camp", "Bob": "deeper", "Cy": "deeper"})
+    expect(tv.locator("#game .path li")).to_have_count(3)
+    decide(phones, {"Bob": "camp", "Cy": "camp"})
+    # The pause between caves: the recap, on the TV (in place of the path) and on every phone.
+    recap = tv.locator("#game .recap")
+    expect(recap).to_contain_text("Cave 1: what everyone took home")
+    rows = recap.locator(".recap-row")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("Ann")
+    expect(rows.nth(0)).to_contain_text("took home 3")
+    expect(rows.nth(0).locator(".relic-chip")).to_have_text("5")
+    expect(rows.nth(1)).to_contain_text("took home 4")
+    expect(recap.locator(".recap-next")).to_have_text("The next cave: 31 cards in the deck.")
+    expect(tv.locator("#game .recap .seat-mark")).to_have_count(3)
+    assert not small_text(tv), small_text(tv)
+    assert not off_stage(tv), off_stage(tv)
+    shot(tv, PREFIX + "tv-1080p-recap")
+    for page in phones.values():
+        expect(page.locator(".recap")).to_contain_text("Cy")
+        expect(page.locator(".recap")).to_contain_text("took home 4")
+    shot(phones["Bob"], "recap-phone")
+    # Cave 2: a second fire buries everyone's gem.
+    expect(tv.locator("#game .cave-title")).to_contain_text("2", timeout=15_000)
+    decide(phones, {"Ann": "deeper", "Bob": "deeper", "Cy": "deeper"})
+    expect(tv.locator("#game .path li")).to_have_count(2)
+    decide(phones, {"Ann": "deeper", "Bob": "deeper", "Cy": "deeper"})
+    expect(recap).to_contain_text("Cave 2: what everyone took home")
+    expect(recap.locator(".recap-row.buried")).to_have_count(3)
+    expect(recap.locator(".recap-row").nth(2)).to_contain_text("lost in the collapse 1")
+    shot(tv, PREFIX + "tv-1080p-recap-collapse")
+    # The results: the standings with places, a tie sharing its place, the relics, then the chart.
+    for page in (tv, phones["Cy"]):
+        scores = page.locator("#results table.scores tbody tr")
+        expect(scores).to_have_count(3, timeout=20_000)
+        expect(scores.nth(0).locator(".place")).to_have_text("1st")
+        expect(scores.nth(0)).to_contain_text("Ann")
+        expect(scores.nth(0).locator(".relic-chip")).to_have_text("5")
+        expect(scores.nth(1).locator(".place")).to_have_text("2nd")
+        expect(scores.nth(2).locator(".place")).to_have_text("2nd")
+        standings = page.locator("#results table.scores").bounding_box()
+        chart = page.locator("#results .chart").bounding_box()
+        assert standings and chart
+        # Before the chart in reading order: above it on a phone, to its left on the TV (side by side).
+        if page is tv:
+            assert standings["x"] + standings["width"] <= chart["x"], (standings, chart)
+        else:
+            assert standings["y"] + standings["height"] <= chart["y"], (standings, chart)
+    assert not small_text(tv), small_text(tv)
+    shot(tv, PREFIX + "tv-1080p-standings")
+    shot(phones["Cy"], "standings-phone", full=True)
+    phones["Cy"].locator("#lang").select_option("hu")
+    expect(phones["Cy"].locator("#results .scores tbody tr").nth(0).locator(".place")).to_have_text("1.")
+    phones["Cy"].locator("#lang").select_option("ja")
+    expect(phones["Cy"].locator("#results .scores tbody tr").nth(1).locator(".place")).to_have_text("2位")
