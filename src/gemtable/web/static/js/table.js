@@ -14,6 +14,9 @@ import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './h
 const tokenKey = (code) => `gemtable.token.${code}`;
 const seenKey = (code) => `gemtable.seen.${code}`;
 const RECENT_SHOWN = 4;
+const BUZZ = 'gemtable.buzz';
+/** Whether this phone vibrates (a switch in the invite sheet): on, unless the phone asks for reduced motion. */
+const buzzOn = () => (stored(BUZZ) ?? (matchMedia('(prefers-reduced-motion: reduce)').matches ? '0' : '1')) === '1';
 /** A game is on: a decision open, a reveal shown for its beat, or the pause between rounds. */
 const playing = (phase) => phase === 'playing' || phase === 'reveal' || phase === 'pause';
 const BANNER_KINDS = new Set(['countdown', 'paused', 'resumed']);
@@ -280,7 +283,7 @@ async function tellNews(app, say = []) {
 function effects(app) {
   if (!app.prev || !app.game) return [];
   const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
-  if (buzz && app.mode === 'phone' && navigator.vibrate) {
+  if (buzz && app.mode === 'phone' && navigator.vibrate && buzzOn()) {
     try { navigator.vibrate(buzz); } catch { /* not allowed yet */ }
   }
   const was = app.prev.phase;
@@ -834,6 +837,12 @@ function wire(app) {
     dialog.showModal();
   });
   click('#invite-close', () => dialog.close());
+  const buzz = $('#buzz');
+  if (buzz) {
+    buzz.closest('label').hidden = typeof navigator.vibrate !== 'function';
+    buzz.checked = buzzOn();
+    buzz.addEventListener('change', () => store(BUZZ, buzz.checked ? '1' : '0'));
+  }
   click('#invite-copy', () => copyLink(app));
   const share = $('#invite-share');
   if (share) {
