@@ -143,3 +143,26 @@ def test_vibration_is_a_switch_on_the_phone_off_with_reduced_motion(server: Serv
     calm.reload()
     calm.locator("#invite-btn").tap()
     expect(calm.get_by_role("switch", name="Vibrate for a new card and for my turn")).to_be_checked()  # remembered
+
+
+URL_PARTS = """() => [...document.querySelectorAll('.join-url')]
+  .filter((el) => el.getClientRects().length).map((el) => {
+  const width = el.getBoundingClientRect().width;
+  const parts = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    return [n.textContent, Math.max(...[...range.getClientRects()].map((r) => r.width))];
+  });
+  const wide = parts.filter(([, w]) => w > width + 1);
+  return {text: el.textContent, breaks: el.querySelectorAll('wbr').length, wide};
+})"""
+
+
+def test_the_join_address_breaks_only_after_a_slash_a_dot_or_a_colon(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table()
+    page = browser.sized("edge-url", locale="hu-HU", viewport={"width": 320, "height": 640})
+    join(page, code, "Ann", prompt="A neved")
+    expect(page.locator("#lobby .join-url")).to_contain_text(f"/t/{code}")
+    for url in page.evaluate(URL_PARTS):
+        assert url["text"].endswith(f"/t/{code}") and url["breaks"] >= 4, url
+        assert url["wide"] == [], url  # every piece between break points fits: no line breaks inside one

@@ -64,7 +64,9 @@ export async function runTable(mode, stage = null) {
   onLang(() => render(app));
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   loadPublicUrl().then(() => {
-    for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
+    // The address breaks only after a / . or : (never inside a word)
+    const url = joinUrl(code).split(/(?<=[/.:])/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+    for (const el of document.querySelectorAll('.join-url')) put(el, url.map((n) => (typeof n === 'string' ? n : n.cloneNode())));
     const link = $('#invite-link');
     if (link) link.value = joinUrl(code);
   }).catch(() => {});
