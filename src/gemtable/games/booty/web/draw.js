@@ -5,13 +5,16 @@
 import { h, s } from '/static/js/dom.js';
 import { t } from '/static/js/i18n.js';
 
-// page.css (beside this module) is linked on first use (the HTML pages stay the same for every game).
-const CSS = new URL('page.css', import.meta.url).pathname;
-export const cssReady = document.querySelector(`link[href="${CSS}"]`) ? Promise.resolve() : new Promise((done) => {
-  const link = h('link', { rel: 'stylesheet', href: CSS, on: { load: done, error: done } });
-  setTimeout(done, 3000);
-  document.head.append(link);
-});
+// page.css (beside this module) is linked on first use (the HTML pages stay the same for every game), and on
+// the TV stage.css (its sizes from the sofa).
+const linked = (name) => {
+  const href = new URL(name, import.meta.url).pathname;
+  return document.querySelector(`link[href="${href}"]`) ? Promise.resolve() : new Promise((done) => {
+    document.head.append(h('link', { rel: 'stylesheet', href, on: { load: done, error: done } }));
+    setTimeout(done, 3000);
+  });
+};
+export const cssReady = Promise.all([linked('page.css'), document.body.classList.contains('tv') && linked('stage.css')]);
 
 /** Land colours: fill, the ink printed on it (≥ 4.5:1) and the pattern's id. Their lightness differs as much as
  *  their hue: at least 20 L* between any two, seen normally, in greyscale and under protanopia, deuteranopia and

@@ -290,7 +290,7 @@ function personTags(p) {
   const tags = [];
   if (!p) return tags;
   if (p.status === 'gone') {
-    tags.push(t(p.left === 'removed' ? 'st.removed' : p.left === 'banned' ? 'st.banned' : 'st.left'));
+    tags.push(t(p.left === 'removed' ? 'st.removed' : p.left === 'banned' ? 'st.banned' : 'bh.left'));
   } else if (!p.connected) {
     tags.push(t('st.offline'));
   }

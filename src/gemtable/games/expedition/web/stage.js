@@ -12,13 +12,11 @@ export function renderStage(el, v, parts, local) {
   list.dataset.n = String(list.children.length);  // tv.css: one row of up to four, or two of four
   const slot = document.getElementById('tv-hazards');
   if (slot) put(slot, danger);
-  if (recap) {  // between caves: the cave's recap takes the stage (the path is over)
+  if (recap) {  // a cave that ended: its recap takes the explorers' place, under the path it ended with
     const rows = recap.querySelector('ul');
     rows.dataset.n = String(rows.children.length);
-    put(el, reveal, head, recap);
-    return;
   }
-  put(el, reveal, head, path, pathFoot, players);
+  put(el, reveal, head, path, ...(recap ? [recap] : [pathFoot, players]));
   fitPath(path);
   if (!local.fitter && window.ResizeObserver) {  // the reveal above the path grows, the roster wraps: refit
     local.fitter = new ResizeObserver(() => { const p = el.querySelector('.path'); if (p) fitPath(p); });

@@ -59,3 +59,22 @@ function lobbyMarks(app) {
     if (rows[i] && seat !== null) rows[i].prepend(mark(seat, 'tv-mark'));
   });
 }
+
+/** A remote's keys: the sound switch has the focus from the start (its Enter turns the sound on or off), and the
+ *  arrow keys move between the top bar's controls (the sound switch, the language), as a TV browser's own
+ *  spatial navigation would. */
+export function remote() {
+  const controls = () => [...document.querySelectorAll('.bar button:not([hidden]), .bar select')];
+  const sound = document.getElementById('sound');
+  if (sound && !sound.hidden && document.activeElement === document.body) sound.focus({ preventScroll: true });
+  document.addEventListener('keydown', (event) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    const here = document.activeElement;
+    if (!step || (here.tagName === 'SELECT' && /Up|Down/.test(event.key))) return;  // a list's own keys
+    const list = controls();
+    const at = list.indexOf(here);
+    if (!list.length) return;
+    event.preventDefault();
+    list[at < 0 ? 0 : (at + step + list.length) % list.length].focus();
+  });
+}

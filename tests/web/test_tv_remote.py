@@ -1,0 +1,35 @@
+"""The TV with a remote: the "Sound on" switch has the focus and works with Enter; the arrows move between the
+top bar's controls."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import Browser
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_sound_switch_works_with_a_remote_s_enter_and_arrows(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table()
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    sound = tv.locator("#sound")
+    expect(sound).to_be_focused()
+    expect(sound).to_have_text(re.compile("Tap for sound|Sound on"))
+    tv.keyboard.press("Enter")  # the browser's gesture, and the switch's own key
+    expect(sound).to_have_text("Sound on")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    tv.keyboard.press("Enter")
+    expect(sound).to_have_text("Sound off")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    tv.keyboard.press("ArrowRight")
+    expect(tv.locator("#lang")).to_be_focused()
+    tv.keyboard.press("ArrowLeft")
+    expect(sound).to_be_focused()
+    tv.keyboard.press("Enter")
+    expect(sound).to_have_text("Sound on")
