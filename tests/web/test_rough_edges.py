@@ -18,6 +18,7 @@ from tests.web.conftest import ROOM_HOST, Browser
 from tests.web.crowd import Crowd
 from tests.web.test_a11y import everyone
 from tests.web.test_play import join
+from tests.web.test_reconnect import STUBS
 
 pytestmark = pytest.mark.browser
 
@@ -94,3 +95,74 @@ def test_the_code_field_s_placeholder_is_not_a_code(browser: Browser) -> None:
     page = browser.phone("edge-start")
     page.goto("/")
     expect(page.locator("#code")).to_have_attribute("placeholder", "4 letters")
+
+
+FIT = """() => [...document.querySelectorAll('.path .card .cn, .hz .hn, .hz .hs, .newcard .cn')]
+  .filter((el) => el.getClientRects().length)
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollWidth > el.parentElement.clientWidth + 1)
+  .map((el) => `${el.textContent}: ${el.scrollWidth} px in ${el.parentElement.clientWidth}`)"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "hu-HU", "ja-JP"])
+def test_every_hazard_s_name_fits_its_card_and_its_cell(server: ServerProcess, browser: Browser, locale: str) -> None:
+    """ "Mummies" (77 px at 14 px bold) and "Kőomlás" no longer run out of the 62 px path card: a phone's path card
+    grows to its name; the hazard row's cells hold theirs. All five hazards on the path, at 390 px."""
+    code = server.create_table(script=[["snakes", "spiders", "mummies", "fire", "rockfall", "snakes"]], seconds=60)
+    page = browser.phone(f"edge-fit-{locale}", locale=locale)
+    join(page, code, "Ann", prompt={"en-GB": "Your name", "hu-HU": "A neved", "ja-JP": "あなたの名前"}[locale])
+    page.locator("#add-bot").tap()
+    expect(page.locator("#start")).to_be_enabled()
+    page.locator("#start").tap()
+    for cards in (2, 3, 4, 5):
+        page.locator("#move-deeper").tap()
+        expect(page.locator(".path li")).to_have_count(cards)
+    assert page.evaluate(FIT) == []
+
+
+def test_vibration_is_a_switch_on_the_phone_off_with_reduced_motion(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table(script=[["5", "7", "9", "fire", "fire"]], seconds=60)
+    calm = browser.sized("edge-calm", viewport={"width": 390, "height": 844}, reduced_motion="reduce")
+    calm.add_init_script(STUBS)
+    join(calm, code, "Ann")
+    busy = browser.phone("edge-busy")
+    busy.add_init_script(STUBS)
+    join(busy, code, "Bob")
+    calm.locator("#start").tap()
+    for page in (calm, busy):
+        expect(page.locator("#move-deeper")).to_be_visible()
+    busy.wait_for_function("window.__calls.vibrate.length === 1")  # the first card, on a phone in motion
+    assert calm.evaluate("window.__calls.vibrate.length") == 0  # reduced motion: off until switched on
+    calm.locator("#invite-btn").tap()
+    switch = calm.get_by_role("switch", name="Vibrate for a new card and for my turn")
+    expect(switch).not_to_be_checked()
+    switch.check()
+    calm.locator("#invite-close").tap()
+    for page in (calm, busy):
+        page.locator("#move-deeper").tap()
+    calm.wait_for_function("window.__calls.vibrate.length === 1")  # the next card buzzes now
+    calm.reload()
+    calm.locator("#invite-btn").tap()
+    expect(calm.get_by_role("switch", name="Vibrate for a new card and for my turn")).to_be_checked()  # remembered
+
+
+URL_PARTS = """() => [...document.querySelectorAll('.join-url')]
+  .filter((el) => el.getClientRects().length).map((el) => {
+  const width = el.getBoundingClientRect().width;
+  const parts = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    return [n.textContent, Math.max(...[...range.getClientRects()].map((r) => r.width))];
+  });
+  const wide = parts.filter(([, w]) => w > width + 1);
+  return {text: el.textContent, breaks: el.querySelectorAll('wbr').length, wide};
+})"""
+
+
+def test_the_join_address_breaks_only_after_a_slash_a_dot_or_a_colon(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table()
+    page = browser.sized("edge-url", locale="hu-HU", viewport={"width": 320, "height": 640})
+    join(page, code, "Ann", prompt="A neved")
+    expect(page.locator("#lobby .join-url")).to_contain_text(f"/t/{code}")
+    for url in page.evaluate(URL_PARTS):
+        assert url["text"].endswith(f"/t/{code}") and url["breaks"] >= 4, url
+        assert url["wide"] == [], url  # every piece between break points fits: no line breaks inside one

@@ -14,6 +14,9 @@ import { bansList, hostButtons, hostStrip, manageButton, renderSheet } from './h
 const tokenKey = (code) => `gemtable.token.${code}`;
 const seenKey = (code) => `gemtable.seen.${code}`;
 const RECENT_SHOWN = 4;
+const BUZZ = 'gemtable.buzz';
+/** Whether this phone vibrates (a switch in the invite sheet): on, unless the phone asks for reduced motion. */
+const buzzOn = () => (stored(BUZZ) ?? (matchMedia('(prefers-reduced-motion: reduce)').matches ? '0' : '1')) === '1';
 /** A game is on: a decision open, a reveal shown for its beat, or the pause between rounds. */
 const playing = (phase) => phase === 'playing' || phase === 'reveal' || phase === 'pause';
 const BANNER_KINDS = new Set(['countdown', 'paused', 'resumed']);
@@ -61,7 +64,9 @@ export async function runTable(mode, stage = null) {
   onLang(() => render(app));
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   loadPublicUrl().then(() => {
-    for (const el of document.querySelectorAll('.join-url')) el.textContent = joinUrl(code);
+    // The address breaks only after a / . or : (never inside a word)
+    const url = joinUrl(code).split(/(?<=[/.:])/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+    for (const el of document.querySelectorAll('.join-url')) put(el, url.map((n) => (typeof n === 'string' ? n : n.cloneNode())));
     const link = $('#invite-link');
     if (link) link.value = joinUrl(code);
   }).catch(() => {});
@@ -280,7 +285,7 @@ async function tellNews(app, say = []) {
 function effects(app) {
   if (!app.prev || !app.game) return [];
   const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
-  if (buzz && app.mode === 'phone' && navigator.vibrate) {
+  if (buzz && app.mode === 'phone' && navigator.vibrate && buzzOn()) {
     try { navigator.vibrate(buzz); } catch { /* not allowed yet */ }
   }
   const was = app.prev.phase;
@@ -834,6 +839,12 @@ function wire(app) {
     dialog.showModal();
   });
   click('#invite-close', () => dialog.close());
+  const buzz = $('#buzz');
+  if (buzz) {
+    buzz.closest('label').hidden = typeof navigator.vibrate !== 'function';
+    buzz.checked = buzzOn();
+    buzz.addEventListener('change', () => store(BUZZ, buzz.checked ? '1' : '0'));
+  }
   click('#invite-copy', () => copyLink(app));
   const share = $('#invite-share');
   if (share) {
