@@ -748,6 +748,14 @@ class HonestPlayer:
     """game → (this player's seat, the scores shown at the end)."""
     problems: list[str] = field(default_factory=list)
     checked: int = 0
+    sent_at: float = 0.0
+    """When it last sent a message: an honest phone stays under the server's message rate (see ``_pace``)."""
+
+
+HONEST_GAP = 0.1
+"""Seconds an honest player leaves between its messages (10 a second at most, half the server's limit): on a
+quick machine three honest players answering at once played a turn-based game faster than any thumb, and the
+server's per-connection limit (20 a second) rightly refused them."""
 
 
 @dataclass
@@ -844,6 +852,7 @@ class HonestPlay(threading.Thread):
                 else:
                     started += 1
                     self._sent(wire.encode(wire.Start()).decode())
+                    await self._pace(player)
                     await client.start()
             if table.done and state["phase"] in ("lobby", "results"):
                 return
@@ -854,7 +863,14 @@ class HonestPlay(threading.Thread):
         player.intended[decision_key(state)] = move
         text = wire.encode(wire.Choose(move=move, decision=state["decision"])).decode()
         self._sent(text)
+        await self._pace(player)
         await player.client.send_raw(text)
+
+    async def _pace(self, player: HonestPlayer) -> None:
+        wait = player.sent_at + HONEST_GAP - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        player.sent_at = time.monotonic()
 
     def _sent(self, text: str) -> None:
         self.pool.sent.append(("text", text))
