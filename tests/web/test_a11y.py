@@ -22,7 +22,7 @@ from tests.web.a11y import check_page, focus_problem, playwright_run
 from tests.web.conftest import ROOM_HOST, Browser
 from tests.web.crowd import Crowd
 from tests.web.test_booty import booty_table
-from tests.web.test_play import join
+from tests.web.test_play import cave_heading, join
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +109,7 @@ def test_the_start_lobby_cave_and_results_pass_axe_and_the_hand_checks(
     expect(ann.locator(".collapse")).to_be_visible()
     audit.focus(ann, f"{lang} after the collapse")
     audit.page(ann, f"{lang} collapse")
-    expect(ann.locator("h1.cave-title")).to_contain_text("2", timeout=8000)
+    expect(ann.locator("h1.cave-title")).to_have_text(cave_heading(2), timeout=8000)
     audit.page(ann, f"{lang} cave 2")
     ann.locator("#move-camp").tap()
     bob.locator("#move-camp").tap()
@@ -187,7 +187,7 @@ def test_a_full_table_the_queue_a_pause_and_the_tv_in_each_of_its_states(
         expect(ann.locator("#game .collapse")).to_be_visible()
         expect(tv.locator("#game")).to_be_visible()
         audit.page(tv, f"{lang} TV collapse (or its recap)", phone=False)  # the TV holds the collapse, then recaps
-        expect(ann.locator(".cave-title")).to_contain_text("2", timeout=8000)
+        expect(ann.locator(".cave-title")).to_have_text(cave_heading(2), timeout=8000)
         everyone(crowd, "camp")
         ann.locator("#move-camp").tap()
         expect(tv.locator("#results")).to_be_visible(timeout=8000)

@@ -38,6 +38,12 @@ def tap(page: Any, move: str) -> None:
     page.locator(f"#move-{move}").tap()
 
 
+def cave_heading(cave: int) -> re.Pattern[str]:
+    """A cave's title in any of the page's languages ("Cave 2 of 2" in English): wait for it with
+    ``to_have_text``, since "Cave 1 of 2" contains a "2" too."""
+    return re.compile(rf"Cave {cave} of|{cave}\. barlang|洞窟 {cave}／")
+
+
 def text(page: Any) -> Any:
     return expect(page.locator("main"))
 

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
 from tests.web.conftest import Browser
-from tests.web.test_play import join, tap
+from tests.web.test_play import cave_heading, join, tap
 from tests.web.test_stage import PREFIX, off_stage, small_text
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,9 @@ SCRIPT = [["5", "relic", "7"], ["4", "fire", "fire"]]
 
 def decide(phones: dict[str, Any], moves: dict[str, str]) -> None:
     for name, move in moves.items():
-        expect(phones[name].locator(f"#move-{move}")).to_have_attribute("aria-pressed", "false", timeout=15_000)
+        button = phones[name].locator(f"#move-{move}")
+        expect(button).to_be_visible(timeout=15_000)
+        expect(button).to_have_attribute("aria-pressed", "false", timeout=15_000)
         tap(phones[name], move)
 
 
@@ -64,7 +66,7 @@ def test_a_recap_between_caves_and_the_standings_with_places(
         expect(page.locator(".recap")).to_contain_text("took home 4")
     shot(phones["Bob"], "recap-phone")
     # Cave 2: a second fire buries everyone's gem.
-    expect(tv.locator("#game .cave-title")).to_contain_text("2", timeout=15_000)
+    expect(tv.locator("#game .cave-title")).to_have_text(cave_heading(2), timeout=15_000)
     decide(phones, {"Ann": "deeper", "Bob": "deeper", "Cy": "deeper"})
     expect(tv.locator("#game .path li")).to_have_count(2)
     decide(phones, {"Ann": "deeper", "Bob": "deeper", "Cy": "deeper"})

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
 from tests.web.conftest import Browser
-from tests.web.test_play import join
+from tests.web.test_play import cave_heading, join
 
 pytestmark = pytest.mark.browser
 
@@ -276,7 +276,7 @@ def test_the_tv_fits_one_screen_through_a_whole_game(
     shot(phones[1], PREFIX + "phone-collapse-hu")
 
     # Cave 2: 9, then a relic; Bartholomew walks out at the relic, the others at the next card.
-    expect(tv.locator("#game .cave-title")).to_contain_text("2", timeout=15_000)
+    expect(tv.locator("#game .cave-title")).to_have_text(cave_heading(2), timeout=15_000)
     set_lang(tv, "en")
     decide(phones, {})
     expect(tv.locator("#game .path li")).to_have_count(2, timeout=15_000)
