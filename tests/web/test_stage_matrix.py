@@ -42,6 +42,8 @@ def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], 
             set_lang(tv, lang)
             found = small_text(tv, {"test": "matrix", "state": state, "players": players})
             found += off_stage(tv) + overlaps(tv)
+            if players == 8 and state == "5-standings" and lang != SHOT_LANG[players]:  # the full table's names
+                shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}-{lang}")
             problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]
         set_lang(tv, SHOT_LANG[players])
         shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}")
