@@ -43,9 +43,11 @@ def axe_source() -> str:
     return (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
 
 
-def playwright_run(page: Any) -> Run:
+def playwright_run(page: Any, axe: bool = True) -> Run:
+    """``run`` for a Playwright page; with axe put into it first (``axe=False``: for checks that need none)."""
+
     def run(fn: str) -> Any:
-        if not page.evaluate("() => Boolean(window.axe)"):
+        if axe and not page.evaluate("() => Boolean(window.axe)"):
             page.evaluate(axe_source())
         return page.evaluate(fn)
 
