@@ -9,7 +9,8 @@ the clock at 1080p; two thirds at 720p — measured from the computed styles of 
 scrolls, no piece of the stage is outside the screen, no text is drawn over another; and "Waiting for" names the
 people who have not chosen. Booty Hunter's TV is measured the same way in ``test_booty_tv.py``. One browser, one
 server, the TV pages reused through the states; a screenshot of each state at both sizes in
-artifacts/screenshots/ (``matrix-*``).
+artifacts/screenshots/ (``matrix-*``); the smallest text size found at each state, screen, player count and
+language (and the smallest name, status, "Waiting for" or clock) in artifacts/tv-text-sizes.json.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], 
     for height, tv in tvs.items():
         for lang in LANGS:
             set_lang(tv, lang)
-            found = small_text(tv) + off_stage(tv) + overlaps(tv)
+            found = small_text(tv, {"test": "matrix", "state": state, "players": players})
+            found += off_stage(tv) + overlaps(tv)
             problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]
         set_lang(tv, SHOT_LANG[players])
         shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}")
