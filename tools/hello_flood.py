@@ -17,14 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import tempfile
 import time
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import websockets
@@ -32,6 +29,7 @@ import websockets
 from gemtable.bench.launch import Launcher
 from gemtable.bench.proc import cpu_seconds
 from gemtable.games import default_game
+from tools import before_after
 
 PER_ADDRESS = 6
 """People one address may bring to one table (``Limits.people_per_address``): the attackers spread out."""
@@ -177,18 +175,6 @@ async def flood(ws: Any, token: str, code: str, args: argparse.Namespace, until:
         await asyncio.sleep(gap)
 
 
-def run_one(args: argparse.Namespace, src: str | None, label: str) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="hello-flood-") as folder:
-        env = {"PYTHONPATH": src} if src else None
-        server = Launcher(Path(folder) / "data", [], env=env).start()
-        try:
-            load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-            figures = asyncio.run(attack(args, server))
-        finally:
-            server.stop()
-    return {"label": label, "src": src or "this checkout", "load_average": [round(x, 2) for x in load], **figures}
-
-
 def ratios(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
     def ratio(a: float, b: float) -> float:
         return round(b / a, 3) if a else float("nan")
@@ -203,10 +189,7 @@ def ratios(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
 
 
 def main(args: argparse.Namespace) -> int:
-    runs = []
-    if args.before:
-        runs.append(run_one(args, str(Path(args.before).resolve()), "before"))
-    runs.append(run_one(args, None, "after" if args.before else "this checkout"))
+    runs = before_after.runs(attack, args, "hello-flood-")
     report: dict[str, Any] = {"mode": args.mode, "attackers": args.attackers, "rate": args.rate, "runs": runs}
     if args.before:
         report["after_over_before"] = ratios(runs[0], runs[1])

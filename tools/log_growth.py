@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sqlite3
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -30,6 +28,7 @@ import websockets
 
 from gemtable.bench.launch import Launcher
 from gemtable.games import default_game
+from tools import before_after
 
 PER_ADDRESS = 6
 
@@ -165,22 +164,8 @@ async def attack(args: argparse.Namespace, server: Launcher) -> dict[str, Any]:
     }
 
 
-def run_one(args: argparse.Namespace, src: str | None, label: str) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="log-growth-") as folder:
-        server = Launcher(Path(folder) / "data", [], env={"PYTHONPATH": src} if src else None).start()
-        try:
-            load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-            figures = asyncio.run(attack(args, server))
-        finally:
-            server.stop()
-    return {"label": label, "src": src or "this checkout", "load_average": [round(x, 2) for x in load], **figures}
-
-
 def main(args: argparse.Namespace) -> int:
-    runs = []
-    if args.before:
-        runs.append(run_one(args, str(Path(args.before).resolve()), "before"))
-    runs.append(run_one(args, None, "after" if args.before else "this checkout"))
+    runs = before_after.runs(attack, args, "log-growth-")
     report: dict[str, Any] = {"mode": args.mode, "rate": args.rate, "clock": args.clock, "runs": runs}
     if args.before and runs[0]["log_bytes_kept"]:
         report["after_over_before_bytes"] = round(runs[1]["log_bytes_kept"] / runs[0]["log_bytes_kept"], 4)

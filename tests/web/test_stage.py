@@ -10,6 +10,7 @@ saved in artifacts/screenshots/.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
-from tests.web.conftest import Browser
+from tests.web.conftest import ROOT, Browser
 from tests.web.test_play import cave_heading, join
 
 pytestmark = pytest.mark.browser
@@ -57,6 +58,7 @@ PEOPLE = [
     ("たかはしさくらこ・ミッドナイト", "ja-JP", "名前"),
 ]
 PREFIX = os.environ.get("GEMTABLE_SHOTS_PREFIX", "")
+SIZES_FILE = ROOT / "artifacts" / "tv-text-sizes.json"
 
 STAGE = [
     "#game .cave-head",
@@ -87,14 +89,24 @@ def off_stage(page: Any) -> list[str]:
       const se = document.scrollingElement;
       if (se.scrollHeight > innerHeight) bad.push(`page scrolls: ${se.scrollHeight} > ${innerHeight}`);
       if (se.scrollWidth > innerWidth) bad.push(`page scrolls sideways: ${se.scrollWidth} > ${innerWidth}`);
+      const at = (r) => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
       for (const sel of sels) {
         for (const el of document.querySelectorAll(sel)) {
           if (!el.getClientRects().length) continue;
           const r = el.getBoundingClientRect();
           if (!r.width || !r.height) continue;
+          const what = `${sel} "${el.textContent.trim().slice(0, 24)}"`;
           if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
-            bad.push(`${sel} "${el.textContent.trim().slice(0, 24)}" at ${Math.round(r.left)},${Math.round(r.top)}`
-              + `-${Math.round(r.right)},${Math.round(r.bottom)}`);
+            bad.push(`${what} at ${at(r)}`);
+          }
+          // Inside the screen but cut off by a box that hides what overflows it (the results, the path...).
+          for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+            if (getComputedStyle(box).overflow === 'visible') continue;
+            const b = box.getBoundingClientRect();
+            if (r.left < b.left - 1 || r.top < b.top - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1) {
+              bad.push(`${what} at ${at(r)} cut by .${box.className} at ${at(b)}`);
+              break;
+            }
           }
         }
       }
@@ -149,12 +161,41 @@ TEXT_SIZES = """() => {
 }"""
 
 
-def small_text(page: Any) -> list[str]:
+def record_sizes(page: Any, texts: list[dict[str, Any]], where: dict[str, Any]) -> None:
+    """The smallest text drawn, and the smallest name, status, "Waiting for" or clock, at one state of a TV: into
+    artifacts/tv-text-sizes.json, one entry per test, state, screen, players and language (the Done-when
+    matrix's figures; a later run replaces an entry of the same key)."""
+    size = page.viewport_size
+    where = {
+        **where,
+        "screen": f"{size['width']}x{size['height']}",
+        "lang": page.evaluate("document.documentElement.lang"),
+    }
+    entry: dict[str, Any] = {**where, "limit": round(24 * size["height"] / 1080, 1)}
+    entry["limit_large"] = round(36 * size["height"] / 1080, 1)
+    for kind, chosen in (("min", texts), ("min_large", [t for t in texts if t["large"]])):
+        least = min(chosen, key=lambda t: t["size"], default=None)
+        entry[kind] = round(least["size"], 1) if least else None
+        entry[kind + "_text"] = least["text"] if least else None
+    key = "/".join(str(where[k]) for k in ("test", "state", "screen", "players", "lang"))
+    SIZES_FILE.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        figures = json.loads(SIZES_FILE.read_text("utf-8"))
+    except (OSError, ValueError):
+        figures = {}
+    figures[key] = entry
+    SIZES_FILE.write_text(json.dumps(figures, indent=1, ensure_ascii=False, sort_keys=True) + "\n", "utf-8")
+
+
+def small_text(page: Any, record: dict[str, Any] | None = None) -> list[str]:
     """Texts drawn smaller than the issue's sizes from the sofa: at 1080p no text under 24 px, names, statuses,
-    "Waiting for" and the clock at least 36 px; at 720p two thirds of that (scaled by the viewport's height)."""
+    "Waiting for" and the clock at least 36 px; at 720p two thirds of that (scaled by the viewport's height).
+    With ``record`` (the test and state, and the players), the smallest sizes found go to the figures' file."""
     scale = page.viewport_size["height"] / 1080
     least, large = 24 * scale - 0.3, 36 * scale - 0.3
     texts = page.evaluate(TEXT_SIZES)
+    if record is not None:
+        record_sizes(page, texts, record)
     return [
         f"{t['size']:.1f}px < {large if t['large'] else least:.0f}: {t['text']!r} ({t['where']})"
         for t in texts

@@ -12,7 +12,9 @@ three languages at every state (and on a Hungarian phone at the beat and the rec
 ask for reduced motion (``prefers-reduced-motion: reduce``): at the beat and the recap nothing on them moves, no
 running animation or transition and none in any element's computed style. Booty Hunter's TV is measured the same
 way in ``test_booty_tv.py``. One browser, one server, the TV pages reused through the states; a screenshot of
-each state at both sizes in artifacts/screenshots/ (``matrix-*``).
+each state at both sizes in artifacts/screenshots/ (``matrix-*``); the smallest text size found at each state,
+screen, player count and language (and the smallest name, status, "Waiting for" or clock) in
+artifacts/tv-text-sizes.json.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], 
     for height, tv in tvs.items():
         for lang in LANGS:
             set_lang(tv, lang)
-            found = small_text(tv) + off_stage(tv) + overlaps(tv)
+            found = small_text(tv, {"test": "matrix", "state": state, "players": players})
+            found += off_stage(tv) + overlaps(tv)
             if players == 8 and height == 1080:
                 found += check_page(playwright_run(tv), "axe", phone=False)
             problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]

@@ -435,33 +435,18 @@ async def _drive(
     seed = options.seed if options.seed is not None else random.randrange(1 << 30)
     base = random.Random(seed).randrange(100, 200)  # fresh source addresses for every run
     idle_rss = _server_rss(pids)
+    common: dict[str, Any] = {
+        "deflate": options.deflate,
+        "seed": seed,
+        "targets": targets or [],
+        "rooms_by_join": baseline,
+    }
+    tables = list(range(options.tables))
     load: Load | NodeLoad
     if options.generator == "node":
-        load = NodeLoad(
-            target,
-            list(range(options.tables)),
-            options.players,
-            base,
-            options.pause,
-            deflate=options.deflate,
-            seed=seed,
-            targets=targets or [],
-            rooms_by_join=baseline,
-            game=default_game(),
-            say=say,
-        )
+        load = NodeLoad(target, tables, options.players, base, options.pause, game=default_game(), say=say, **common)
     else:
-        load = Load(
-            target,
-            list(range(options.tables)),
-            options.players,
-            base,
-            options.pause,
-            deflate=options.deflate,
-            seed=seed,
-            targets=targets or [],
-            rooms_by_join=baseline,
-        )
+        load = Load(target, tables, options.players, base, options.pause, **common)
     takeover: dict[str, Any] | None = None
     began = time.monotonic()
     try:
