@@ -370,8 +370,7 @@ def test_a_keyboard_alone_plays_an_expedition_and_a_booty_hunter_turn(server: Se
         everyone(crowd, "deeper")
         expect(ann.locator("#actions")).to_be_hidden()
         assert focus_problem(playwright_run(ann)) == ""  # on the page's h1, not the body
-        everyone(crowd, "deeper")
-        everyone(crowd, "deeper")
+        everyone(crowd, "deeper")  # Bob alone: the second spiders, the collapse, the results
         expect(ann.locator("#again")).to_be_visible(timeout=8000)
         tab_to(ann, "#again")
     finally:
