@@ -19,6 +19,10 @@ what those rules do not:
 * no text in view under 14 px.
 
 ``focus_problem(run)`` says where focus is after an action: never on the body (WCAG 2.4.3, 2.4.7).
+``focus_ring(run)`` says whether the focused control shows it: an outline at least 2 px wide whose colour has
+3:1 against the colour beside it (WCAG 2.4.7 and 1.4.11; axe checks neither).
+``motion(run)`` lists what moves on the page: every running animation or transition and every element whose
+computed style gives it one (with ``prefers-reduced-motion: reduce`` the list must be empty).
 ``run`` evaluates a JavaScript function expression (``() => …``, may be async) in the page and returns its
 value: :func:`playwright_run` and :func:`webdriver_run` make one.
 """
@@ -39,9 +43,11 @@ def axe_source() -> str:
     return (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
 
 
-def playwright_run(page: Any) -> Run:
+def playwright_run(page: Any, axe: bool = True) -> Run:
+    """``run`` for a Playwright page; with axe put into it first (``axe=False``: for checks that need none)."""
+
     def run(fn: str) -> Any:
-        if not page.evaluate("() => Boolean(window.axe)"):
+        if axe and not page.evaluate("() => Boolean(window.axe)"):
             page.evaluate(axe_source())
         return page.evaluate(fn)
 
@@ -111,6 +117,50 @@ FOCUS = """() => {
   return '';
 }"""
 
+RING = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return 'focus is on the body';
+  const what = el.id ? '#' + el.id : el.localName + '.' + [...el.classList].join('.');
+  const cs = getComputedStyle(el);
+  const width = parseFloat(cs.outlineWidth) || 0;
+  if (cs.outlineStyle === 'none' || width < 2) {
+    return `${what} shows no focus ring (outline ${cs.outlineStyle} ${width} px)`;
+  }
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const opaque = (c) => { const v = rgb(c); return v.length === 3 || (v.length > 3 && v[3] > 0.5); };
+  // The colour beside the ring: the element's own background when the ring is drawn inside it, else the
+  // nearest ancestor's (an outline is drawn outside the border, past its offset).
+  let bg = 'rgb(255, 255, 255)';
+  for (let at = parseFloat(cs.outlineOffset) < 0 ? el : el.parentElement; at; at = at.parentElement) {
+    const c = getComputedStyle(at).backgroundColor;
+    if (opaque(c)) { bg = c; break; }
+  }
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [lum(cs.outlineColor), lum(bg)].sort((a, b) => b - a);
+  const ratio = (hi + 0.05) / (lo + 0.05);
+  return ratio < 3 ? `${what}'s focus ring ${cs.outlineColor} on ${bg}: ${ratio.toFixed(2)}:1, under 3:1` : '';
+}"""
+
+MOTION = """() => {
+  const name = (el) => el.id ? '#' + el.id : el.localName + '.' + [...el.classList].join('.');
+  const out = document.getAnimations().map((a) => `running: ${a.animationName || a.transitionProperty
+    || 'an animation'} on ${a.effect && a.effect.target ? name(a.effect.target) : '?'}`);
+  const some = (list) => list.split(',').some((d) => parseFloat(d) > 0);
+  for (const el of document.querySelectorAll('body, body *')) {
+    const cs = getComputedStyle(el);
+    if (cs.animationName !== 'none' && some(cs.animationDuration)) {
+      out.push(`${name(el)}: animation ${cs.animationName} ${cs.animationDuration}`);
+    }
+    if (some(cs.transitionDuration)) {
+      out.push(`${name(el)}: transition ${cs.transitionProperty} ${cs.transitionDuration}`);
+    }
+  }
+  return out;
+}"""
+
 
 def violations(run: Run) -> list[str]:
     """axe-core's WCAG 2.x A and AA violations on the page as it is now, one line per element."""
@@ -126,6 +176,14 @@ def hand_checks(run: Run, phone: bool = True) -> list[str]:
 
 def focus_problem(run: Run) -> str:
     return str(run(FOCUS))
+
+
+def focus_ring(run: Run) -> str:
+    return str(run(RING))
+
+
+def motion(run: Run) -> list[str]:
+    return list(run(MOTION))
 
 
 def check_page(run: Run, where: str, phone: bool = True) -> list[str]:

@@ -1,6 +1,6 @@
 """Reflow checks (WCAG 1.4.4 and 1.4.10) for the browser tests: a page at 320 CSS px, at 200 % text or at 200 %
 page zoom must not scroll sideways, clip a button's text or let its fixed bar take more than a third of the
-screen; the expedition's two choices stack.
+screen; the expedition's two choices stack; a table's header keeps in line with its rows (as many cells shown).
 
 How each is made (docs/pages.md, "Large text and small screens"):
 
@@ -74,6 +74,11 @@ REFLOW = """() => {
   if (bar && shown(bar) && getComputedStyle(bar).position === 'fixed') {
     const tall = bar.getBoundingClientRect().height;
     if (tall > H / 3 + 1) out.push(`the fixed bar takes ${Math.round(tall)} of ${H} px`);
+  }
+  for (const table of document.querySelectorAll('table')) {  // a header over the cells it names
+    if (!shown(table)) continue;
+    const counts = [...table.rows].map((row) => [...row.cells].filter(shown).length);
+    if (new Set(counts).size > 1) out.push(`${name(table)}: rows of ${[...new Set(counts)].join(' and ')} cells`);
   }
   const deeper = document.querySelector('#move-deeper');
   const camp = document.querySelector('#move-camp');

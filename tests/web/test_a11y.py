@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
-from tests.web.a11y import check_page, focus_problem, playwright_run
+from tests.web.a11y import check_page, focus_problem, focus_ring, playwright_run
 from tests.web.conftest import ROOM_HOST, Browser
 from tests.web.crowd import Crowd
 from tests.web.test_booty import booty_table
@@ -354,8 +354,10 @@ def test_a_keyboard_alone_plays_an_expedition_and_a_booty_hunter_turn(server: Se
         ann.keyboard.press("Enter")
         expect(ann.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
         expect(ann.locator("#move-deeper")).to_be_focused()  # focus stays on the choice
+        assert focus_ring(playwright_run(ann, axe=False)) == ""  # and shows on it, chosen as it is
         ann.keyboard.press("Tab")
         expect(ann.locator("#move-camp")).to_be_focused()
+        assert focus_ring(playwright_run(ann, axe=False)) == ""
         ann.keyboard.press("Enter")  # a change of mind
         expect(ann.locator("#move-camp")).to_have_attribute("aria-pressed", "true")
         ann.keyboard.press("Shift+Tab")
@@ -368,8 +370,7 @@ def test_a_keyboard_alone_plays_an_expedition_and_a_booty_hunter_turn(server: Se
         everyone(crowd, "deeper")
         expect(ann.locator("#actions")).to_be_hidden()
         assert focus_problem(playwright_run(ann)) == ""  # on the page's h1, not the body
-        everyone(crowd, "deeper")
-        everyone(crowd, "deeper")
+        everyone(crowd, "deeper")  # Bob alone: the second spiders, the collapse, the results
         expect(ann.locator("#again")).to_be_visible(timeout=8000)
         tab_to(ann, "#again")
     finally:

@@ -1,6 +1,7 @@
 """Large text and small screens (WCAG 1.4.4, 1.4.10): at 320 CSS px, at 200 % text and at 200 % page zoom, in
-Hungarian (the longest words) and Japanese, every phase of a cave: no sideways scrolling, no clipped button
-text, the choices stacked, the fixed bar within a third of the screen (reflow.py says how each is made).
+Hungarian (the longest words) and Japanese, every phase of a cave and a Booty Hunter turn (mine, then a spot
+chosen): no sideways scrolling, no clipped button text, the choices stacked, the fixed bar within a third of the
+screen (reflow.py says how each is made).
 Screenshots: artifacts/screenshots/reflow-MODE-LANG-MOMENT.png."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tests.server.harness import ServerProcess
 from tests.web.conftest import ARGS, CHROMIUM, ROOM_HOST, SHOTS, Browser, room_base
 from tests.web.crowd import Crowd
 from tests.web.reflow import BIG_TEXT, NARROW, ZOOM, bigtext_profile, reflow_problems
+from tests.web.test_booty import BAG, booty_table
 
 pytestmark = pytest.mark.browser
 
@@ -104,6 +106,22 @@ def moments(page: Any, server: ServerProcess, lang: str, mode: str) -> list[str]
         look("results")
     finally:
         crowd.close()
+    booty = booty_table(server, script=BAG, seconds=60)  # Booty Hunter's phone: my turn, then a spot chosen
+    page.goto(f"/t/{booty}")
+    page.get_by_label(PROMPT[lang]).fill("Sam")
+    page.locator("#join-go").tap()
+    expect(page.locator("#who")).to_have_text("Sam")
+    for bots in (1, 2):
+        page.locator("#add-bot").tap()
+        expect(page.locator("#people .is-bot")).to_have_count(bots)
+    page.locator("#start").tap()
+    expect(page.locator(".bh-spot")).to_have_count(1)  # the first tile: one spot, beside the start
+    look("booty-turn")
+    spot = page.locator(".bh-spot")
+    spot.evaluate("(el) => el.scrollIntoView({block: 'center'})")  # above the bar, as a thumb scrolls it
+    spot.tap()
+    expect(page.locator(".bh-place")).to_be_enabled()
+    look("booty-spot")
     page.goto("/rules/expedition")
     expect(page.locator("main h1")).to_be_visible()
     look("rules")

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
 from tests.web.a11y import assert_accessible
-from tests.web.conftest import ROOM_HOST, Browser
+from tests.web.conftest import ROOM_HOST, SHOTS, Browser
 from tests.web.crowd import Crowd
 from tests.web.test_a11y import everyone
 from tests.web.test_play import join
@@ -166,3 +166,69 @@ def test_the_join_address_breaks_only_after_a_slash_a_dot_or_a_colon(server: Ser
     for url in page.evaluate(URL_PARTS):
         assert url["text"].endswith(f"/t/{code}") and url["breaks"] >= 4, url
         assert url["wide"] == [], url  # every piece between break points fits: no line breaks inside one
+
+
+DRAW_CHART = """async (series) => {
+  const { chart } = await import('/static/js/chart.js');
+  if (!document.querySelector('link[href="/static/css/results.css"]')) {
+    await new Promise((done) => {
+      const link = Object.assign(document.createElement('link'), {rel: 'stylesheet', href: '/static/css/results.css'});
+      link.onload = done;
+      document.head.append(link);
+    });
+  }
+  const figure = Object.assign(document.createElement('figure'), {className: 'chart', id: 'probe'});
+  figure.append(chart(series, {xTitle: 'Cave', title: 'Chest cave by cave'}));
+  document.querySelector('main').prepend(figure);
+}"""
+CROSSED = """() => {
+  const out = [];
+  const CLEAR = 2;  // units (2.2 px on a phone, 3.4 px on the TV): a label touched is crossed
+  const hits = (label, el) => {
+    const box = {x: label.x - CLEAR, y: label.y - CLEAR, width: label.width + 2 * CLEAR,
+      height: label.height + 2 * CLEAR};
+    const w = (parseFloat(getComputedStyle(el).strokeWidth) || 0) / 2;
+    if (el.localName === 'polyline' || el.localName === 'line') {  // every half unit along the line
+      for (let d = 0, len = el.getTotalLength(); d <= len; d += 0.5) {
+        const p = el.getPointAtLength(d);
+        const inside = p.x + w > box.x && p.x - w < box.x + box.width
+          && p.y + w > box.y && p.y - w < box.y + box.height;
+        if (inside) return true;
+      }
+      return false;
+    }
+    const s = el.getBBox();
+    return s.x - w < box.x + box.width && s.x + s.width + w > box.x && s.y - w < box.y + box.height
+      && s.y + s.height + w > box.y;
+  };
+  for (const svg of document.querySelectorAll('svg.chart-svg')) {
+    for (const text of svg.querySelectorAll('text')) {
+      const box = text.getBBox();  // the label's whole box: its advance and the font's ascent and descent
+      for (const el of svg.querySelectorAll('line, polyline, circle, rect, polygon')) {
+        const what = `${el.localName} ${el.getAttribute('class') || ''}`;
+        if (hits(box, el)) out.push(`"${text.textContent}" is crossed by ${what}`);
+      }
+    }
+  }
+  return out;
+}"""
+# Eight seats (eight shapes of mark), every line from 0 (each mark beside the 0 label and over the caves' labels).
+SERIES = [{"name": f"P{s}", "values": [0, s, 2 * s, s * s, 40 - 5 * s], "seat": s} for s in range(8)]
+
+
+def test_no_line_crosses_a_label_of_the_results_chart(server: ServerProcess, browser: Browser) -> None:
+    """The chart's labels (0 and the other values, the caves, 'Cave') are clear of every line and mark, on a phone
+    and on the TV (its larger labels): measured from the SVG's own geometry, and a screenshot of each."""
+    code = server.create_table()
+    phone, tv = browser.phone("chart-phone"), browser.tv("chart-tv")
+    phone.goto(f"/t/{code}")
+    tv.goto(f"/t/{code}/tv")
+    problems = []
+    for where, page in (("phone", phone), ("tv", tv)):
+        expect(page.locator("main")).to_be_visible()
+        page.evaluate(DRAW_CHART, SERIES)
+        expect(page.locator("#probe .chart-svg polyline")).to_have_count(len(SERIES))
+        problems += [f"{where}: {p}" for p in page.evaluate(CROSSED)]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#probe .chart-svg").screenshot(path=str(SHOTS / f"edge-chart-{where}.png"))
+    assert not problems, "\n".join(problems)

@@ -7,10 +7,15 @@ the cave that ended (shown for the pause before the results) and the final stand
 in each language: no visible text is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and
 the clock at 1080p; two thirds at 720p — measured from the computed styles of every visible text node), nothing
 scrolls, no piece of the stage is outside the screen, no text is drawn over another; and "Waiting for" names the
-people who have not chosen. Booty Hunter's TV is measured the same way in ``test_booty_tv.py``. One browser, one
-server, the TV pages reused through the states; a screenshot of each state at both sizes in
-artifacts/screenshots/ (``matrix-*``); the smallest text size found at each state, screen, player count and
-language (and the smallest name, status, "Waiting for" or clock) in artifacts/tv-text-sizes.json.
+people who have not chosen. With 8 players axe-core and the hand checks of a11y.py run on the 1080p TV in the
+three languages at every state (at the beat while the host holds it with Pause, so that axe never races the
+beat's 8 s; and on a Hungarian phone at the beat and the recap). The 720p TV and that phone
+ask for reduced motion (``prefers-reduced-motion: reduce``): at the beat and the recap nothing on them moves, no
+running animation or transition and none in any element's computed style. Booty Hunter's TV is measured the same
+way in ``test_booty_tv.py``. One browser, one server, the TV pages reused through the states; a screenshot of
+each state at both sizes in artifacts/screenshots/ (``matrix-*``); the smallest text size found at each state,
+screen, player count and language (and the smallest name, status, "Waiting for" or clock) in
+artifacts/tv-text-sizes.json.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
+from tests.web.a11y import check_page, motion, playwright_run
 from tests.web.conftest import Browser
 from tests.web.test_play import join, tap
 from tests.web.test_stage import PREFIX, off_stage, overlaps, set_lang, small_text
@@ -36,17 +42,25 @@ BEAT = 8  # seconds: long enough to measure both TVs in three languages while th
 
 
 def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], shot: Any) -> None:
-    """Both TVs in every language: §1's sizes, nothing off the stage, no text over text; a screenshot of each."""
+    """Both TVs in every language: §1's sizes, nothing off the stage, no text over text (and with 8 players, axe
+    and the hand checks on the 1080p TV); a screenshot of each."""
     for height, tv in tvs.items():
         for lang in LANGS:
             set_lang(tv, lang)
             found = small_text(tv, {"test": "matrix", "state": state, "players": players})
             found += off_stage(tv) + overlaps(tv)
+            if players == 8 and height == 1080 and state != "3-beat":  # (the beat's: held by a pause, below)
+                found += check_page(playwright_run(tv), "axe", phone=False)
             if players == 8 and state == "5-standings" and lang != SHOT_LANG[players]:  # the full table's names
                 shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}-{lang}")
             problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]
         set_lang(tv, SHOT_LANG[players])
         shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}")
+
+
+def still(pages: list[Any], state: str, problems: list[str]) -> None:
+    """Nothing moves on pages that ask for reduced motion."""
+    problems += [f"reduced motion, {state}: {p}" for page in pages for p in motion(playwright_run(page))]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
@@ -58,6 +72,7 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     ann = browser.phone("ann", locale=ann_lang[0])
     join(ann, code, ann_name, prompt=ann_lang[1])
     bob = browser.phone("bob", locale=bob_lang[0])
+    bob.emulate_media(reduced_motion="reduce")
     join(bob, code, bob_name, prompt=bob_lang[1])
     for _ in range(players - 2):
         ann.locator("#add-bot").tap()
@@ -66,6 +81,8 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     for width, height in ((1920, 1080), (1280, 720)):
         context = browser._context(viewport={"width": width, "height": height}, locale="en-GB", base_url=browser.base)
         tvs[height] = browser._page(f"tv-{height}", context)
+        if height == 720:
+            tvs[height].emulate_media(reduced_motion="reduce")
         tvs[height].goto(f"/t/{code}/tv")
         expect(tvs[height].locator("#people .tv-mark")).to_have_count(players)
     problems: list[str] = []
@@ -89,6 +106,20 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     for tv in tvs.values():
         expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
         expect(tv.locator("#game .path li")).to_have_count(1)
+    expect(bob.locator(".reveal")).to_be_visible()
+    still([tvs[720], bob], "the beat", problems)
+    if players == 8:  # axe while the host holds the beat (a pause keeps the rest of it): no race with its 8 s
+        ann.locator("#host-strip button").first.tap()  # Pause
+        expect(ann.locator("#resume")).to_be_visible()
+        tv = tvs[1080]
+        expect(tv.locator("#banner")).to_be_visible()
+        expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+        for lang in LANGS:
+            set_lang(tv, lang)
+            problems += check_page(playwright_run(tv), f"8 players, the beat (held), 1080p [{lang}]: axe", phone=False)
+        problems += check_page(playwright_run(bob), "the phone at the beat (held)")
+        ann.locator("#resume").tap()
+        expect(tv.locator("#banner")).to_be_hidden()
     measure(tvs, "3-beat", players, problems, shot)
     for tv in tvs.values():
         expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")  # all measured within the beat
@@ -98,6 +129,10 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     tap(bob, "camp")
     for tv in tvs.values():
         expect(tv.locator("#game .recap")).to_be_visible(timeout=60_000)
+    expect(bob.locator(".recap")).to_be_visible()
+    still([tvs[720], bob], "the recap", problems)
+    if players == 8:
+        problems += check_page(playwright_run(bob), "the phone at the recap")
     measure(tvs, "4-recap", players, problems, shot)
 
     for tv in tvs.values():

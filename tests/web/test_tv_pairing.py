@@ -10,9 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
-from tests.web.a11y import assert_accessible
+from tests.web.a11y import assert_accessible, focus_ring, playwright_run
 from tests.web.conftest import Browser
 from tests.web.test_play import join
+from tests.web.test_stage import set_lang
 
 pytestmark = pytest.mark.browser
 
@@ -41,10 +42,19 @@ def test_a_tv_opens_a_table_by_its_code_with_the_keyboard_only(
     assert tv.evaluate(SMALLEST) >= 24  # readable from the sofa at 1920×1080
     assert_accessible(tv, "the TV's pairing page", phone=False)
     shot(tv, "tv-pair-1080")
+    set_lang(tv, "hu")
+    tv.locator("#pair-table").focus()
+    assert tv.evaluate(SMALLEST) >= 24
+    assert_accessible(tv, "the TV's pairing page [hu]", phone=False)
+    set_lang(tv, "en")
+    tv.locator("#pair-table").focus()
+    run = playwright_run(tv, axe=False)
     tv.keyboard.press("ArrowDown")
     expect(tv.locator("#pair-open")).to_be_focused()
+    assert focus_ring(run) == ""
     tv.keyboard.press("ArrowUp")
     expect(tv.locator("#pair-table")).to_be_focused()
+    assert focus_ring(run) == ""
     tv.keyboard.type("QQQQ")
     tv.keyboard.press("Enter")
     expect(tv.locator("#pair-error")).to_have_text("There is no table with that code.")
@@ -72,6 +82,7 @@ def test_a_phone_sends_the_tv_to_its_table_with_the_number_the_tv_shows(
     digits = tv.locator("#pair-digits")
     expect(digits).to_have_text(re.compile(r"^\d \d \d \d$"))
     number = (digits.text_content() or "").replace(" ", "")
+    assert_accessible(tv, "the TV's pairing page [ja]", phone=False)
     phone = browser.phone("pair-sender")
     join(phone, code, "Ann")
     phone.locator("#invite-btn").tap()

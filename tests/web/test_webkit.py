@@ -4,7 +4,8 @@ Debian's WebKitGTK (MiniBrowser) through WebKitWebDriver and Selenium, under an 
 each person a browser of their own (see tests/web/webkit.py).  Joining by link with the invite sheet,
 a whole expedition cave by tapping with a reload in the middle and the TV watching (opened through /tv with the
 keyboard only; at a reveal's beat and at the recap, what it says and its text sizes), and a Booty Hunter
-turn (rotate, pick a spot, place).  Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
+turn (rotate, pick a spot, place); axe-core and the hand checks at their moments, in English, Hungarian and
+Japanese in turn (``accessible``).  Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
 """
 
 from __future__ import annotations
@@ -75,9 +76,27 @@ def shot(page: Page, name: str) -> None:
     page.driver.save_screenshot(str(SHOTS / f"webkit-{name}.png"))
 
 
-def accessible(page: Page, where: str, phone: bool = True) -> None:
-    """axe-core and the hand checks of a11y.py, in WebKit."""
-    problems = check_page(webdriver_run(page.driver), f"webkit {where}", phone)
+def set_lang(page: Page, lang: str) -> None:
+    """Switch the page's language with its own switch (as a person does), and wait until it is shown."""
+    page.js(
+        "const s = document.querySelector('#lang');"
+        "if (s.value !== arguments[0]) { s.value = arguments[0]; s.dispatchEvent(new Event('change')); }",
+        lang,
+    )
+    page.until(lambda: page.js("return document.documentElement.lang") == lang, f"the page in {lang}")
+
+
+def accessible(page: Page, where: str, phone: bool = True, langs: tuple[str, ...] = ("en",)) -> None:
+    """axe-core and the hand checks of a11y.py, in WebKit, in each of ``langs`` (switched to and back to English,
+    which the rest of each test reads).  Each flow's moments rotate through English, Hungarian and Japanese, one
+    language a moment: an axe run in WebKit costs about a second, and what the engine can get wrong (layout,
+    names, sizes) shows in any language, while Hungarian's long words and Japanese's script are where it would
+    show first; Chromium runs every moment in all three (test_a11y.py)."""
+    problems = []
+    for lang in langs:
+        set_lang(page, lang)
+        problems += check_page(webdriver_run(page.driver), f"webkit {where} [{lang}]", phone)
+    set_lang(page, "en")
     assert not problems, "\n".join(problems)
 
 
@@ -169,7 +188,7 @@ def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, w
     ann.wait_visible("#lobby-qr .qr")
     assert qr_text(ann, "#lobby-qr .qr") == [link]
     shot(ann, "phone-02-lobby-host")
-    accessible(ann, "lobby (host)")
+    accessible(ann, "lobby (host)", langs=("hu", "ja"))
 
     ann.tap("#invite-btn")
     ann.wait_visible("#invite .qr")
@@ -240,7 +259,7 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     time.sleep(3)  # longer than the file: it loops by seeking back
     assert ann.js(PLAYING)
     shot(ann, "phone-03-chosen")
-    accessible(ann, "chosen")
+    accessible(ann, "chosen", langs=("hu",))
     # Bob reloads in the middle of the decision: same seat, same cave.
     bob.wait_text("main", "has chosen")
     bob.reload()
@@ -252,9 +271,9 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
         page.wait_text("main", "Everyone went deeper.")
         page.wait_text("main", "Another Spiders collapses the cave!")
     shot(bob, "phone-04-hazard")
-    accessible(bob, "a hazard")
+    accessible(bob, "a hazard", langs=("ja",))
     shot(tv, "tv-03-cave")
-    accessible(tv, "TV in a cave", phone=False)
+    accessible(tv, "TV in a cave", phone=False, langs=("hu",))
 
     ann.tap("#move-camp")
     bob.tap("#move-deeper")
@@ -299,7 +318,7 @@ def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) ->
     sam.wait_text(".bh-round", "Round 1 of 12 · 0 tiles placed · 9 tiles in the bag")
     sam.until(lambda: sam.count(".bh-spot") == 1, "one spot for the first tile")
     shot(sam, "booty-phone-02-my-turn")
-    accessible(sam, "Booty Hunter, my turn")
+    accessible(sam, "Booty Hunter, my turn", langs=("hu",))
     # Rotate (the first tile fits its one spot any way round), pick the spot, change nothing, place it.
     label = "return document.querySelector('.bh-mine svg').getAttribute('aria-label')"
     before = sam.js(label)
@@ -311,7 +330,7 @@ def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) ->
     sam.until(lambda: sam.count(".bh-board .bh-ghost") == 1, "the tile shown on the spot")
     sam.until(lambda: sam.find(".bh-place").is_enabled(), "Place to be enabled")
     shot(sam, "booty-phone-04-spot-chosen")
-    accessible(sam, "Booty Hunter, a spot chosen")
+    accessible(sam, "Booty Hunter, a spot chosen", langs=("ja",))
     sam.tap(".bh-place")
     # The bots answer (one tile is set aside as fitting nowhere); it is Sam's turn again.
     sam.wait_text(".bh-placed", "tiles placed", timeout=15)

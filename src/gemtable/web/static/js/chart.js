@@ -15,11 +15,13 @@ function niceMax(value) {
  *  a legend and an SVG, inside one figure body. */
 export function chart(series, { xLabel = (i) => String(i + 1), xTitle = '', title = '' } = {}) {
   const W = 360;
-  const H = 210;
+  const H = 218;
   const left = 40;
   const right = 14;
   const top = 12;
-  const bottom = 40;
+  const bottom = 48;
+  // The labels keep clear of the marks (a mark is up to 6.6 units from its point): the values' 10 units to the
+  // left of the axis, the caves' 24 below the 0 line (the TV's 14.2-unit labels too; tests/web/test_rough_edges.py).
   const n = Math.max(1, ...series.map((one) => one.values.length));
   const max = niceMax(Math.max(0, ...series.flatMap((one) => one.values)));
   const x = (i) => (n === 1 ? (left + W - right) / 2 : left + (i * (W - left - right)) / (n - 1));
@@ -27,10 +29,10 @@ export function chart(series, { xLabel = (i) => String(i + 1), xTitle = '', titl
   const seatOf = (one, k) => (one.seat ?? k);
   const grid = [0, max / 2, max].map((v) => [
     s('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }),
-    s('text', { x: left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick', text: String(v) }),
+    s('text', { x: left - 10, y: y(v) + 4, 'text-anchor': 'end', class: 'tick', text: String(v) }),
   ]);
   const ticks = Array.from({ length: n }, (_, i) =>
-    s('text', { x: x(i), y: H - bottom + 18, 'text-anchor': 'middle', class: 'tick', text: xLabel(i) }));
+    s('text', { x: x(i), y: H - bottom + 24, 'text-anchor': 'middle', class: 'tick', text: xLabel(i) }));
   const lines = series.map((one, k) => {
     const style = seatStyle(seatOf(one, k));
     const pts = one.values.map((v, i) => [x(i), y(v)]);
@@ -41,7 +43,7 @@ export function chart(series, { xLabel = (i) => String(i + 1), xTitle = '', titl
   });
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart-svg', role: 'img', 'aria-label': title },
     grid, ticks,
-    s('text', { x: (left + W - right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis', text: xTitle }),
+    s('text', { x: (left + W - right) / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis', text: xTitle }),
     lines);
   const legend = h('ul', { class: 'legend' }, series.map((one, k) => h('li', null,
     seatSwatch(seatOf(one, k)), h('span', { text: `${one.name}: ${one.values.join(' → ')}` }))));
