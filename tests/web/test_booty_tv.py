@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
 from tests.web.conftest import Browser
+from tests.web.test_booty import BAG, booty_table
 from tests.web.test_play import join
 from tests.web.test_stage import PREFIX, off_stage, overlaps, set_lang, small_text
 
@@ -20,9 +21,7 @@ pytestmark = pytest.mark.browser
 def test_the_tv_says_whose_turn_who_left_and_which_colour_a_bot_plays(
     server: ServerProcess, browser: Browser, shot: Any
 ) -> None:
-    status, body = server.post("/api/tables", {"game": "booty", "countdown": 0, "seconds": 60})
-    assert status == 201, body
-    code = body["code"]
+    code = booty_table(server, script=BAG, seconds=60)  # Ann, the first chair, plays first (unscripted: anyone)
     ann, kim = browser.phone("ann"), browser.phone("kim")
     join(ann, code, "Ann")
     join(kim, code, "Kim")

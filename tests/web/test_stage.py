@@ -76,6 +76,10 @@ STAGE = [
     "#results .chart",
     "#lobby-qr .qr",
     "#lobby .person",
+    "#game .recap-row",
+    ".bh-turn",
+    ".bh-drawn",
+    ".bh-pl",
 ]
 
 

@@ -51,6 +51,8 @@ def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], 
             found += off_stage(tv) + overlaps(tv)
             if players == 8 and height == 1080 and state != "3-beat":  # (the beat's: held by a pause, below)
                 found += check_page(playwright_run(tv), "axe", phone=False)
+            if players == 8 and state == "5-standings" and lang != SHOT_LANG[players]:  # the full table's names
+                shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}-{lang}")
             problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]
         set_lang(tv, SHOT_LANG[players])
         shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}")

@@ -2,7 +2,8 @@
 
 Debian's WebKitGTK (MiniBrowser) through WebKitWebDriver and Selenium, under an Xvfb display of its own,
 each person a browser of their own (see tests/web/webkit.py).  Joining by link with the invite sheet,
-a whole expedition cave by tapping with a reload in the middle and the TV watching, and a Booty Hunter
+a whole expedition cave by tapping with a reload in the middle and the TV watching (opened through /tv with the
+keyboard only; at a reveal's beat and at the recap, what it says and its text sizes), and a Booty Hunter
 turn (rotate, pick a spot, place); axe-core and the hand checks at their moments, in English, Hungarian and
 Japanese in turn (``accessible``).  Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
 """
@@ -23,6 +24,7 @@ from tests.web.conftest import ROOM_HOST, SHOTS, room_base
 from tests.web.qr_decode import read_qr
 from tests.web.room_proxy import RoomProxy
 from tests.web.test_booty import BAG, booty_table
+from tests.web.test_stage import TEXT_SIZES
 from tests.web.webkit import Page, WebKit, Xvfb
 
 pytestmark = pytest.mark.webkit
@@ -126,6 +128,36 @@ def qr_text(page: Page, css: str) -> list[str]:
     return page.until(read, f"the QR code in {css} at {rect} to read", 5)
 
 
+# The TV's moments, caught by the page itself as they come (a beat is 2 s: no polling from here could be sure to
+# see it): at each reveal (the beat before the next card) and at the recap, once the stage has refitted, what it
+# says, how many cards the path shows and every text drawn smaller than issue 22's §1 allows at this window's
+# height (24 px, 36 px for names, statuses and the clock at 1080 px; in proportion below), as test_stage measures.
+MOMENTS = (
+    """const sizes = ("""
+    + TEXT_SIZES
+    + """);
+window.__gtMoments = [];
+let inReveal = false, inRecap = false;
+const take = (what) => requestAnimationFrame(() => setTimeout(() => {
+  const scale = innerHeight / 1080;
+  const small = sizes().filter((x) => x.size < (x.large ? 36 : 24) * scale - 0.3)
+    .map((x) => `${x.size.toFixed(1)}px ${x.text} (${x.where})`);
+  __gtMoments.push({ what, phase: document.body.dataset.phase, text: document.querySelector('#main').innerText,
+    cards: document.querySelectorAll('#game .path li').length, least: Math.min(...sizes().map((x) => x.size)),
+    small, height: innerHeight, width: innerWidth });
+}, 300));
+const look = () => {
+  const reveal = document.body.dataset.phase === 'reveal', recap = Boolean(document.querySelector('#game .recap'));
+  if (reveal && !inReveal) take('reveal');
+  if (recap && !inRecap) take('recap');
+  inReveal = reveal;
+  inRecap = recap;
+};
+new MutationObserver(look).observe(document.body, { attributes: true, childList: true, subtree: true });
+look();"""
+)
+
+
 def join(page: Page, code: str, name: str) -> None:
     page.goto(f"/t/{code}")
     page.wait_visible("#join-name")
@@ -182,13 +214,29 @@ def test_joining_by_link_and_the_invite_sheet_in_webkit(server: ServerProcess, w
 
 
 def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
-    code = server.create_table(script=[["5", "spiders", "7", "spiders"]], options={"caves": 1}, seconds=60, pause=2)
+    code = server.create_table(
+        script=[["5", "spiders", "7", "spiders"]], options={"caves": 1}, seconds=60, pause=2, beat=2
+    )
     ann = webkit.phone("ann")
     join(ann, code, "Ann")
     bob = webkit.phone("bob")
     join(bob, code, "Bob")
+    # The TV opens the table through /tv with the keyboard only, as with a remote: the field has the focus.
     tv = webkit.tv()
-    tv.goto(f"/t/{code}/tv")
+    tv.goto("/tv")
+    tv.wait_text("h1", "Show a table on this TV")
+    tv.until(lambda: tv.js("return document.activeElement.id") == "pair-table", "the code field to have the focus")
+    assert tv.js("return /^\\d \\d \\d \\d$/.test(document.querySelector('#pair-digits').textContent)")
+    small = tv.js("const s = (" + TEXT_SIZES + ")(); return s.filter((x) => x.size < 24 * innerHeight / 1080 - 0.3)")
+    assert not small, small
+    shot(tv, "tv-00-pair")
+    tv.keys(Keys.ARROW_DOWN)
+    tv.until(lambda: tv.js("return document.activeElement.id") == "pair-open", "Open to have the focus")
+    tv.keys(Keys.ARROW_UP)
+    tv.until(lambda: tv.js("return document.activeElement.id") == "pair-table", "the field to have the focus again")
+    tv.navigates(lambda: tv.keys(code.lower(), Keys.ENTER), f"/t/{code}/tv")
+    tv.wait_text(".tv-code .table-code", code)
+    tv.js(MOMENTS)
     tv.wait_text("main", "Bob")
     tv.wait_visible("#lobby-qr .qr")
     assert qr_text(tv, "#lobby-qr .qr") == [f"http://{ROOM_HOST}:{server.port}/t/{code}"]
@@ -231,10 +279,22 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     bob.tap("#move-deeper")
     for page in (ann, bob):
         page.wait_text("main", "Ann walked out: banked 2 gems + 1 gem from the path.")
+    # The TV at that reveal's beat: Ann's walk-out shown, the next card not yet turned, in the sofa's type.
+    reveals = tv.until(lambda: [m for m in tv.js("return __gtMoments") if m["what"] == "reveal"][1:], "the 2nd beat")
+    assert reveals[0]["phase"] == "reveal", reveals[0]
+    assert "Ann walked out: banked 2 gems + 1 gem from the path." in reveals[0]["text"], reveals[0]["text"]
+    assert reveals[0]["cards"] == 2, reveals[0]  # 5 and the spiders: the 7 waits for the beat's end
+    assert not reveals[0]["small"], reveals[0]
     ann.wait_hidden("#actions")
     bob.tap("#move-deeper")
     for page in (ann, bob, tv):
         page.wait_text("main", "Ann wins!", timeout=15)
+    # Before the results, for the pause, the TV showed the recap of the cave: who took home what, in large type.
+    recap = next((m for m in tv.js("return __gtMoments") if m["what"] == "recap"), None)
+    assert recap, tv.js("return __gtMoments")
+    assert "Cave 1: what everyone took home" in recap["text"], recap["text"]
+    assert "took home" in recap["text"].split("Cave 1: what everyone took home")[1], recap["text"]
+    assert not recap["small"], recap
     ann.wait_visible("#again")
     ann.until(lambda: ann.count("table.scores tbody tr") == 2, "two rows of scores")
     # It looped by seeking back (the file is two seconds long) all along, and stops after the game.

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.webkitgtk.options import Options
@@ -98,6 +99,19 @@ class Page:
         self._collect()
         self.driver.refresh()
         self._watch()
+
+    def navigates(self, action: Callable[[], None], path: str, timeout: float = 10) -> None:
+        """An action after which the page goes to ``path`` by itself (a form, a script): what the page saw is read
+        before, the listener put into the new page once it is there."""
+        self._collect()
+        action()
+        self.until(lambda: self.driver.current_url.endswith(path), f"the page to go to {path}", timeout)
+        self.until(lambda: self.js("return document.readyState") == "complete", f"{path} to load", timeout)
+        self._watch()
+
+    def keys(self, *keys: str) -> None:
+        """Keys typed to whatever has the focus, as a keyboard (or a TV's remote) does."""
+        ActionChains(self.driver).send_keys(*keys).perform()
 
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)

@@ -276,8 +276,9 @@ function players(v) {
             ? icon('deeper') : person.bot ? icon('bot') : null),
         h('span', { class: 'name' }, player ? seatMark(player.seat) : null, personName(person),
           isMe ? h('span', { class: 'tag', text: ` (${t('people.you')})` }) : null,
-          person.bot ? h('span', { class: 'tag', text: ` · ${botTag(person.bot)}` }) : null,
-          !person.connected && person.status !== 'gone' ? h('span', { class: 'tag', text: ` · ${t('st.offline')}` }) : null),
+          person.bot ? h('span', { class: 'tag' }, h('span', { class: 'sep', text: ' · ' }), botTag(person.bot)) : null,
+          !person.connected && person.status !== 'gone'
+            ? h('span', { class: 'tag' }, h('span', { class: 'sep', text: ' · ' }), t('st.offline')) : null),
         h('span', { class: 'st', text: label }),
         player ? h('span', { class: 'carried', title: code === 'camp' ? null : t('exp.carries') },  // camp: what they took out
           gems(code === 'camp' ? player.banked ?? 0 : player.carried, st.rules)) : h('span'),
