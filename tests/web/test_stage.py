@@ -188,7 +188,10 @@ def record_sizes(page: Any, texts: list[dict[str, Any]], where: dict[str, Any]) 
     except (OSError, ValueError):
         figures = {}
     figures[key] = entry
-    SIZES_FILE.write_text(json.dumps(figures, indent=1, ensure_ascii=False, sort_keys=True) + "\n", "utf-8")
+    # Written aside, then put in place at once: the suite's two workers may read it while the other writes.
+    aside = SIZES_FILE.with_name(f"{SIZES_FILE.name}.{os.getpid()}")
+    aside.write_text(json.dumps(figures, indent=1, ensure_ascii=False, sort_keys=True) + "\n", "utf-8")
+    os.replace(aside, SIZES_FILE)
 
 
 def small_text(page: Any, record: dict[str, Any] | None = None) -> list[str]:
