@@ -530,11 +530,21 @@ class Table:
             times.append(self.deadline)
         game = self.game
         if self.phase == PLAYING and game is not None:
-            for seat in game.to_act():
-                person = self.person_at_seat(seat)
-                if person is not None and person.is_bot and seat not in self.pending:
+            to_act = game.to_act()
+            at_seat: dict[int, Person] = {}  # (run after every command: one pass over the people, not one a seat)
+            for someone in self.people.values():
+                if someone.seat is not None:
+                    at_seat.setdefault(someone.seat, someone)  # the first, as person_at_seat finds
+            inside: list[Person] = []  # _inside_people()
+            for seat in to_act:
+                person = at_seat.get(seat)
+                if person is None:
+                    continue
+                if not person.is_bot:
+                    inside.append(person)
+                elif seat not in self.pending:
                     times.append(self.opened_at + (0.0 if self.manifest.simultaneous else BOT_DELAY))
-            if self.manifest.simultaneous and self._bots_only():
+            if self.manifest.simultaneous and not inside and to_act:  # _bots_only()
                 times.append(self.opened_at + BOT_DELAY)
             if self.manifest.simultaneous:
                 # A disconnected player stops holding the reveal up when the grace ends; once the
@@ -543,7 +553,7 @@ class Table:
                 grace = self._hold_grace()
                 times.extend(
                     rt.since[p.id] + grace
-                    for p in self._inside_people()
+                    for p in inside
                     if p.id not in rt.connected
                     and p.id in rt.since
                     and p.seat not in self.pending

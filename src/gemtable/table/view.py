@@ -79,12 +79,13 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encod
         "timed_out": msgspec.Raw(_raw(list(table.timed_out))),
         "offline": msgspec.Raw(_raw(list(table.offline))),
     }
+    seen = {pid: _viewer(table, pid) for pid in viewers}
     states: dict[int | None, msgspec.Raw | None] = {}
+    many = getattr(game, "views_json", None)  # optional: a game that builds what its seats share once
+    if many is not None:
+        states = {seat: msgspec.Raw(_raw(view)) for seat, view in many(seat for _, seat in seen.values()).items()}
     out: dict[int | None, bytes] = {}
-    for pid in viewers:
-        if pid in out:
-            continue
-        me, seat = _viewer(table, pid)
+    for pid, (me, seat) in seen.items():
         if me is None or me.id in base_ids:
             listing: JSON = shared
         else:

@@ -225,3 +225,26 @@ def illegal(state: ExpeditionState, attempt: str, rng: random.Random) -> None:
         state.apply_joint({min(state.to_act()): DEEPER})
     else:
         state.apply(state.seats + rng.randint(0, 3), CAMP)
+
+
+@SETTINGS
+@given(games())
+def test_the_views_built_together_are_each_seats_own_view(game: dict[str, Any]) -> None:
+    """``views_json`` (the server's broadcast: what the seats share built once) gives every seat, and a
+    spectator, exactly its own ``view(seat).to_json()`` after every step of a game — its own chest to it alone."""
+    state = start(game)
+    steps = 0
+
+    def check(state: ExpeditionState) -> None:
+        nonlocal steps
+        steps += 1
+        seats: list[int | None] = [None, *range(state.seats), 0]
+        together = state.views_json(seats)
+        assert set(together) == set(seats)
+        for seat in seats:
+            assert json.dumps(together[seat], sort_keys=True) == json.dumps(
+                state.view(seat).to_json(), sort_keys=True
+            )
+
+    drive(state, random.Random(game["choices"]), p_deeper=game["p_deeper"], after=check)
+    assert steps > 0

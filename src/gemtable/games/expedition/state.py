@@ -25,7 +25,7 @@ so property tests can check that no gem is ever created or destroyed.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
 from gemtable.games.api import (
@@ -42,7 +42,7 @@ from gemtable.games.expedition.moves import CAMP as CAMP
 from gemtable.games.expedition.moves import CHOOSE, MOVES, OVER, REVEAL, ROSTER
 from gemtable.games.expedition.moves import DEEPER as DEEPER
 from gemtable.games.expedition.rules import ExpeditionRules
-from gemtable.games.expedition.view import ExpeditionView
+from gemtable.games.expedition.view import ExpeditionView, views_json
 
 _MOVE_SET = frozenset(MOVES)
 
@@ -288,6 +288,14 @@ class ExpeditionState:
         if seat is not None:
             self._check_seat(seat)
         return ExpeditionView(self, seat)
+
+    def views_json(self, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+        """Several seats' ``view(seat).to_json()`` at once, what they share built once (``view.py``)."""
+        wanted = list(seats)
+        for seat in wanted:
+            if seat is not None:
+                self._check_seat(seat)
+        return views_json(self, wanted)
 
     def record(self) -> GameRecord:
         over = self.phase == OVER

@@ -16,6 +16,7 @@ engine's view at all: the table keeps them until the reveal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gemtable.games.api import JSON
@@ -94,11 +95,17 @@ class ExpeditionView:
     # --- for the wire -----------------------------------------------------------------
 
     def to_json(self) -> JSON:
+        over = self._state.phase == OVER
+        data = self._common(over)
+        data["seat"] = self.seat
+        data["players"] = self._players(over)
+        return data
+
+    def _common(self, over: bool) -> JSON:
+        """Everything of :meth:`to_json` but ``seat`` and ``players``: the same for every seat."""
         state = self._state
-        over = state.phase == OVER
         data: JSON = {
             "game": state.game,
-            "seat": self.seat,
             "rules": state.rules.to_json(),
             "phase": state.phase,
             "cave": state.cave,
@@ -113,7 +120,6 @@ class ExpeditionView:
             "removed": [card_name(card) for card in state.removed],
             "relics_in_deck": state.relics_in_deck,
             "next_relic_value": state.rules.relic_value(state.relics_out),
-            "players": [self._player(seat, over) for seat in range(state.seats) if state.played[seat]],
             "reveal": self._reveal(),
             "collapsed_by": None if state.collapsed_by is None else card_name(state.collapsed_by),
             "deck_ran_out": state.deck_ran_out,
@@ -123,6 +129,10 @@ class ExpeditionView:
         if state.rules.show_odds:
             data["collapse_chance"] = round(self.collapse_chance(), 4)
         return data
+
+    def _players(self, over: bool) -> list[JSON]:
+        state = self._state
+        return [self._player(seat, over) for seat in range(state.seats) if state.played[seat]]
 
     def _next_deck(self) -> int | None:
         """Between caves: the cards the next cave's deck will hold (its relic included); None otherwise."""
@@ -167,3 +177,23 @@ class ExpeditionView:
             "relics": list(takes.relics) if takes else [],
             "lost": list(state.lost_at_collapse) if state.collapsed_by is not None else [],
         }
+
+
+def views_json(state: ExpeditionState, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+    """``state.view(seat).to_json()`` for each of ``seats`` at once (the server's broadcast after a change):
+    what every seat sees alike is built once and shared — the same objects in every view, which the caller
+    only encodes — and each seat's own player (its chest) is built for it alone.  Each result equals its
+    seat's ``to_json()``."""
+    over = state.phase == OVER
+    spectator = ExpeditionView(state, None)
+    common = spectator._common(over)
+    public = spectator._players(over)
+    out: dict[int | None, JSON] = {}
+    for seat in seats:
+        if seat in out:
+            continue
+        players = public
+        if seat is not None and not over and state.played[seat]:  # its own chest, seen by it alone
+            players = [ExpeditionView(state, seat)._player(seat, over) if p["seat"] == seat else p for p in public]
+        out[seat] = {**common, "seat": seat, "players": players}
+    return out
