@@ -242,9 +242,7 @@ def test_the_views_built_together_are_each_seats_own_view(game: dict[str, Any]) 
         together = state.views_json(seats)
         assert set(together) == set(seats)
         for seat in seats:
-            assert json.dumps(together[seat], sort_keys=True) == json.dumps(
-                state.view(seat).to_json(), sort_keys=True
-            )
+            assert json.dumps(together[seat], sort_keys=True) == json.dumps(state.view(seat).to_json(), sort_keys=True)
 
     drive(state, random.Random(game["choices"]), p_deeper=game["p_deeper"], after=check)
     assert steps > 0
