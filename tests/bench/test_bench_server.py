@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from gemtable.bench.load import Target, quantile, source_address, summary_ms
+from gemtable.bench.load import Target, households, quantile, source_address, summary_ms
 from gemtable.bench.server import GENERATOR_BOUND, _ratio
 from gemtable.cli import main
+from gemtable.server.limits import Limits
 from tests.server.harness import ServerProcess
 
 RUN_KEYS = {
@@ -174,3 +175,16 @@ def test_the_node_generator_plays_the_same_phones_against_both_servers(capsys: p
     assert result["runs"]["instant"]["client_cpu_percent"] > 0  # the Node process's own CPU, measured by itself
     cost = result["baseline"]["runs"]["instant"]["server_cpu_ms_per_reveal"]
     assert (result["ratio"]["instant"]["server_cpu_per_reveal"] is None) == (not cost)
+
+
+def test_eight_phones_at_a_table_come_from_two_households_under_the_default_limits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A table of 8 is more people than one address may bring (``Limits.people_per_address``, 6): its phones
+    come from two loopback addresses, so both generators seat all 8 against the server's default limits."""
+    assert households(150, 3, 8, Limits()) == [source_address(150, 3), source_address(150, 3, 1)]
+    assert households(150, 3, 6, Limits()) == [source_address(150, 3)]
+    assert source_address(150, 3, 1) == "127.206.0.4"
+    for generator in ("python", "node"):
+        result = bench(capsys, "--tables", "1", "--players", "8", "--generator", generator)
+        check_run(result["runs"]["instant"], tables=1, players=8)

@@ -110,7 +110,7 @@ class Phone {
     const target = cfg.targets.length ? cfg.targets[(this.table.index + this.index) % cfg.targets.length] : this.table.target;
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://${target.host}:${target.port}/ws`, {
-        localAddress: this.table.address,
+        localAddress: this.table.addresses[Math.floor(this.index / cfg.people_per_address)],
         perMessageDeflate: cfg.deflate,
         maxPayload: 1 << 20,
         handshakeTimeout: 60000,
@@ -203,13 +203,13 @@ function createTable(table) {
   const target = cfg.targets.length ? cfg.targets[table.index % cfg.targets.length] : table.target;
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: target.host, port: target.port, method: "POST", path: "/api/tables", localAddress: table.address,
+      { host: target.host, port: target.port, method: "POST", path: "/api/tables", localAddress: table.addresses[0],
         headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }, timeout: 30000 },
       (res) => {
         let text = "";
         res.on("data", (c) => (text += c));
         res.on("end", () => {
-          if (res.statusCode !== 201) reject(new Error(`creating a table from ${table.address} failed: HTTP ${res.statusCode} ${text}`));
+          if (res.statusCode !== 201) reject(new Error(`creating a table from ${table.addresses[0]} failed: HTTP ${res.statusCode} ${text}`));
           else resolve(JSON.parse(text).code);
         });
       },

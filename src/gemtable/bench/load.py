@@ -2,8 +2,9 @@
 
 Every simulated phone is one real WebSocket (the ``websockets`` client, with
 permessage-deflate offered as a browser does) from a loopback source address of
-its own table (``127.A.B.C``, one address per table), so the server's limits per
-address see a household, not one machine with 3000 phones.
+its own table (``127.A.B.C``, one address per table, and a second one for the phones past the people one
+address may bring to a table: ``Limits.people_per_address``), so the server's limits per address see a
+household, not one machine with 3000 phones.
 
 A phone joins its table (of the default game); the first to join is the host and
 starts the game, and a new one whenever a game ends.  Each decision is answered by
@@ -98,12 +99,27 @@ _decode = msgspec.json.Decoder(_Message).decode
 # --- addresses --------------------------------------------------------------------------------
 
 
-def source_address(base: int, index: int) -> str:
-    """The loopback address of table ``index``: ``127.base.x.y``, never ending in .0 or .255."""
+HOUSEHOLD_STEP = 56
+"""The second octet of a table's next household is this much higher (the first is 100 to 199)."""
+
+
+def source_address(base: int, index: int, household: int = 0) -> str:
+    """The loopback address of table ``index``'s ``household`` (0: the host's): ``127.B.x.y`` with ``B`` =
+    ``base + 56 * household``, never ending in .0 or .255."""
     high, low = divmod(index, 254)
     if high > 255:
         raise ValueError("at most 65,024 tables")
-    return f"127.{base}.{high}.{low + 1}"
+    octet = base + HOUSEHOLD_STEP * household
+    if octet > 255:
+        raise ValueError(f"no loopback address for household {household} of a table (base {base})")
+    return f"127.{octet}.{high}.{low + 1}"
+
+
+def households(base: int, index: int, players: int, limits: Limits) -> list[str]:
+    """The addresses of table ``index``'s phones, ``limits.people_per_address`` to each (phone ``i`` comes
+    from ``addresses[i // people_per_address]``): 8 phones of one table are two households."""
+    per = max(1, limits.people_per_address)
+    return [source_address(base, index, k) for k in range(-(-players // per))]
 
 
 @dataclass
@@ -152,10 +168,12 @@ class _Track:
 
 
 class TableLoad:
-    def __init__(self, load: Load, index: int, address: str) -> None:
+    def __init__(self, load: Load, index: int, addresses: list[str]) -> None:
         self.load = load
         self.index = index
-        self.address = address
+        self.addresses = addresses
+        self.address = addresses[0]
+        """The host's (it creates the table): each phone's is ``addresses[i // people_per_address]``."""
         self.code = ""
         self.phones: list[Phone] = []
         self.tracks: dict[Key, _Track] = {}
@@ -208,7 +226,7 @@ class Phone:
     async def connect(self) -> None:
         self.ws = await websockets.connect(
             self.load.target_for(self.table.index, self.index).ws,
-            local_addr=(self.table.address, 0),
+            local_addr=(self.table.addresses[self.index // max(1, self.load.limits.people_per_address)], 0),
             ping_interval=None,
             open_timeout=60,
             close_timeout=5,
@@ -222,7 +240,10 @@ class Phone:
         assert self.ws is not None
         name = f"bot{self.table.index}-{self.index}"
         await self.ws.send(wire.encode(wire.Join(v=wire.VERSION, code=self.table.code, name=name)).decode())
-        await asyncio.wait_for(self.welcomed.wait(), 60)
+        try:
+            await asyncio.wait_for(self.welcomed.wait(), 60)
+        except TimeoutError:  # say what the server answered the phones so far, not only that one waited
+            raise RuntimeError(f"{name}: no welcome within 60 s (errors so far: {self.load.error_codes})") from None
 
     # --- receiving ----------------------------------------------------------------------------
 
@@ -449,7 +470,10 @@ class Load:
 
     async def setup(self) -> None:
         """Create the tables, connect every phone, seat everyone (nobody starts yet)."""
-        self.tables = [TableLoad(self, index, source_address(self.address_base, index)) for index in self.table_indices]
+        self.tables = [
+            TableLoad(self, index, households(self.address_base, index, self.players, self.limits))
+            for index in self.table_indices
+        ]
         await self._create_tables()
         for table in self.tables:
             table.phones = [Phone(table, i) for i in range(self.players)]
@@ -604,4 +628,4 @@ def summary_ms(values: list[float]) -> dict[str, float | int | None]:
     }
 
 
-__all__ = ["HUMAN", "INSTANT", "PACES", "Load", "Target", "quantile", "source_address", "summary_ms"]
+__all__ = ["HUMAN", "INSTANT", "PACES", "Load", "Target", "households", "quantile", "source_address", "summary_ms"]

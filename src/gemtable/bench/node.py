@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gemtable.bench.load import Target, source_address
+from gemtable.bench.load import Target, households
 from gemtable.games import default_game, find_manifest, game_part
 from gemtable.server.limits import Limits
 
@@ -93,7 +93,7 @@ class NodeLoad:
             "tables": [
                 {
                     "index": index,
-                    "address": source_address(address_base, index),
+                    "addresses": households(address_base, index, players, limits),
                     "target": {"host": target.host, "port": target.port},
                 }
                 for index in table_indices
@@ -109,6 +109,7 @@ class NodeLoad:
             "decision_seconds": 10.0,
             "messages_per_second": limits.messages_per_second,
             "message_burst": limits.message_burst,
+            "people_per_address": max(1, limits.people_per_address),
             "send_share": SEND_SHARE,
         }
         self.proc: asyncio.subprocess.Process | None = None

@@ -499,7 +499,9 @@ async def _drive(
             "pause": options.pause,
             "decision_seconds": 10.0,
             "deflate": options.deflate,
-            "source_addresses": f"127.{base}.x.y, one per table",
+            "source_addresses": (
+                f"127.{base}.x.y, one per table; 127.{base + 56}.x.y for its phones past the people per address"
+            ),
         },
         "generator": "node (tools/loadgen, ws)" if options.generator == "node" else "python (load.py, websockets)",
         "setup_seconds": round(setup_seconds, 2),
