@@ -39,6 +39,11 @@ table's beat; ``held()`` says it is stopped there, ``go_on()`` goes on.  A hold
 takes no input: the record, the replay and the simulator (which never asks for
 holds) are the same with or without it.
 
+Optional: ``views_json(seats)`` — ``{seat: view(seat).to_json()}`` for several seats at once, what they share
+built once (the server's broadcast after a change asks for every seat at the table).  Each value must equal
+its seat's ``to_json()`` (objects may be shared between the values: they are only encoded); a game without it
+is asked seat by seat.  The expedition has one (issue 25: a tenth of a reveal's CPU).
+
 Rules are pure: no clock, no I/O, standard library only.  Randomness is a seeded
 ``random.Random`` inside the state.
 """
