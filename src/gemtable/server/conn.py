@@ -1,7 +1,8 @@
 """One WebSocket connection, with its own send queue.
 
-A connection's messages are queued and written by a task of its own, so a slow or
-dead phone never holds a table up; a phone whose queue overflows is dropped.
+A connection's messages are written to its socket at once while the socket takes them (asyncio's
+transport never blocks), and otherwise queued and written by a task of its own, so a slow or dead phone
+never holds a table up; a phone whose queue overflows is dropped.
 
 A connection is cheap while it is idle (most of the time, for thousands of phones):
 the queue is a plain deque, the writer task exists only while there is something to
@@ -47,6 +48,7 @@ class Conn:
         "synced",
         "tv",
         "version",
+        "write_now",
     )
 
     def __init__(
@@ -77,6 +79,9 @@ class Conn:
         self.closed = False
         self.close_code = 1000
         self.id = next(_ids)
+        self.write_now: Callable[[bytes], bool] | None = None
+        """Writes a message to the socket at once if it can (``websocket.py``'s ``write_now``): then no
+        writer task is made for it.  None (a server that has none): every message goes through the queue."""
 
     def send(self, data: bytes) -> None:
         if self.closed:
@@ -89,6 +94,8 @@ class Conn:
                 self._writer.cancel()
             self._writer = asyncio.ensure_future(self._close_quietly())
             return
+        if self._writer is None and not self._out and self.write_now is not None and self.write_now(data):
+            return  # written (nothing was waiting before it, so the order is kept)
         self._out.append(data)
         if self._writer is None:
             self._writer = asyncio.ensure_future(self._drain())

@@ -10,6 +10,7 @@ from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub
 from gemtable.server.limits import address_key
+from gemtable.server.websocket import WRITE_NOW
 
 
 class Phones:
@@ -31,6 +32,7 @@ class Phones:
         idle = asyncio.get_running_loop().call_later(self.hub.limits.hello_seconds, _close_if_idle, conn)
         try:  # from here on, whatever happens, the connection is counted out again (``drop``)
             await ws.accept()
+            conn.write_now = ws.scope.get("extensions", {}).get(WRITE_NOW)  # uvicorn with ``SmallDeflate``
             while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
