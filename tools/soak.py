@@ -77,7 +77,9 @@ class SoakOptions:
     seconds: float = 10.0
     pause: float = 1.0
     drain: float = 60.0
-    """Seconds the games under way get to finish once the time is up."""
+    """Seconds the games under way get to finish once the time is up (and a table that has finished no game
+    yet, to play one: every game the soak plays is checked, so each table must end one, however short the
+    time or busy the machine)."""
     message_rate: float | None = None
     check_fraction: float | None = None
     """Share of the states whose invariants are checked (default: all, or 20% beyond 100 tables)."""
@@ -328,7 +330,7 @@ class Phone:
                 self.soak.later(self.soak.think(), self.choose, key, view.decision, move)
         elif self.host and view.phase in ("lobby", "results") and self.started <= view.game_number:
             ready = view.phase == "results" or len(view.people) >= self.table.players
-            if ready and not self.soak.draining:
+            if ready and (not self.soak.draining or not self.table.scores):  # each table plays a game at least
                 self.started = view.game_number + 1
                 self.soak.later(0.5, self.send, wire.encode(wire.Start()).decode())
 
@@ -456,9 +458,11 @@ class Soak:
             else:
                 await asyncio.sleep(length)
             self.draining = True
-            say("soak: time is up; the games under way finish")
+            say("soak: time is up; the games under way finish, and a table that has finished none plays one")
             until = time.monotonic() + self.options.drain
-            while time.monotonic() < until and any(t.phase not in ("lobby", "results") for t in self.tables):
+            while time.monotonic() < until and any(
+                t.phase not in ("lobby", "results") or not t.scores for t in self.tables
+            ):
                 await asyncio.sleep(0.5)
         finally:
             self.playing = False
