@@ -58,8 +58,13 @@ export function soundSwitch() {
     }
     update();
   });
-  // Any touch or key on the TV page counts as the gesture the browser waits for.
-  const unlock = () => { if (wanted() && ctx && !running()) ctx.resume().catch(() => {}); };
+  // Any touch or key on the TV page counts as the gesture the browser waits for — except on the switch
+  // itself, whose click does it: were the sound started by the key or touch first, the click that follows
+  // would find it on and turn it off (a race lost on a busy machine: "Tap for sound", Enter, "Sound off").
+  const unlock = (event) => {
+    if (btn.contains(event.target)) return;
+    if (wanted() && ctx && !running()) ctx.resume().catch(() => {});
+  };
   document.addEventListener('pointerdown', unlock);
   document.addEventListener('keydown', unlock);
   onLang(update);
