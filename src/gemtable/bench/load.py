@@ -115,11 +115,15 @@ def source_address(base: int, index: int, household: int = 0) -> str:
     return f"127.{octet}.{high}.{low + 1}"
 
 
+def household_of(phone: int, limits: Limits) -> int:
+    """Which household of its table phone ``phone`` comes from: ``limits.people_per_address`` to each."""
+    return phone // max(1, limits.people_per_address)
+
+
 def households(base: int, index: int, players: int, limits: Limits) -> list[str]:
-    """The addresses of table ``index``'s phones, ``limits.people_per_address`` to each (phone ``i`` comes
-    from ``addresses[i // people_per_address]``): 8 phones of one table are two households."""
-    per = max(1, limits.people_per_address)
-    return [source_address(base, index, k) for k in range(-(-players // per))]
+    """The addresses of table ``index``'s phones (phone ``i`` comes from ``addresses[household_of(i)]``):
+    8 phones of one table are two households."""
+    return [source_address(base, index, k) for k in range(household_of(players - 1, limits) + 1)]
 
 
 @dataclass
@@ -173,7 +177,7 @@ class TableLoad:
         self.index = index
         self.addresses = addresses
         self.address = addresses[0]
-        """The host's (it creates the table): each phone's is ``addresses[i // people_per_address]``."""
+        """The host's (it creates the table): each phone's is ``addresses[household_of(i)]``."""
         self.code = ""
         self.phones: list[Phone] = []
         self.tracks: dict[Key, _Track] = {}
@@ -226,7 +230,7 @@ class Phone:
     async def connect(self) -> None:
         self.ws = await websockets.connect(
             self.load.target_for(self.table.index, self.index).ws,
-            local_addr=(self.table.addresses[self.index // max(1, self.load.limits.people_per_address)], 0),
+            local_addr=(self.table.addresses[household_of(self.index, self.load.limits)], 0),
             ping_interval=None,
             open_timeout=60,
             close_timeout=5,
