@@ -88,7 +88,6 @@ class Hub:
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
-        self.node.holds = self.pacer.holds
         self._moments: dict[str, tuple[int, str, int, bool, bool]] = {}
         """Per table, the moment of the game its last change showed (game, phase, decision, paused, counting
         down): a change to another moment is told at once (``pacing.py``)."""
@@ -163,9 +162,6 @@ class Hub:
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)
         elif reply is not None and not changed:
-            if local.unsaved:  # held choices are in the state: saved before it leaves
-                self.node.spawn(self._save_then(local, lambda: self._deliver(local, False, reply)))
-                return
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
             reply.send_state(encoded_views(local.table, [viewer], self.clock(), _encode)[viewer])
@@ -176,9 +172,6 @@ class Hub:
         If every change since was made only of secret choices, a ``chosen`` message of a few bytes goes to each
         phone of version 2 that has the state before them; anyone else gets a whole state.  Whole states are
         built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
-        if local.unsaved:  # the choices it tells of are saved first (``Node.save``)
-            self.node.spawn(self._save_then(local, lambda: self._broadcast(local)))
-            return
         choices = self._held.pop(local.code, None)
         room = self.rooms.get(local.code)
         if room is None:
@@ -202,13 +195,6 @@ class Hub:
             views = encoded_views(table, {pid for pid, _ in whole}, self.clock(), _encode)
             for pid, conn in whole:
                 conn.send_state(views[pid])
-
-    async def _save_then(self, local: Local, then: Callable[[], None]) -> None:
-        """Save the table's held choices, then tell (if they could not be saved, the table was reloaded
-        without them and told so: nothing of them is sent)."""
-        await self.node.save(local)
-        if not local.unsaved:
-            then()
 
     def _tell_removed(self, table: Table, room: Room) -> None:
         """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that
