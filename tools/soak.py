@@ -60,6 +60,9 @@ from tools.oracles import log_problems, moves_by_decision, probes, record_proble
 ADDRESS_BASE = 160
 BENIGN = {"too-few"}
 """Errors that are the server rightly saying no to a bot: a host starting when too few are back."""
+START_AGAIN_AFTER = 8.0
+"""Seconds after a start when a host that still sees no game (nor countdown) starts again: the countdown
+(5 s on a table the server creates) was cancelled because too few phones were connected at its end."""
 Key = tuple[int, ...]
 """A decision: the game's number at its table, then what the game's probes say identifies the decision."""
 
@@ -158,6 +161,8 @@ class _View(msgspec.Struct):
     decision: int = 0
     people: list[msgspec.Raw] = []
     me: _Me | None = None
+    countdown: msgspec.Raw | None = None
+    """The start's countdown (read only for whether there is one)."""
     state: msgspec.Raw = msgspec.Raw(b"null")
     """The game's view (JSON ``null`` between games), read through the game's probes."""
 
@@ -207,6 +212,10 @@ class Phone:
         """Choices the server showed this phone as taken."""
         self.seats: dict[int, int] = {}
         self.started = 0
+        self.start_sent = 0.0
+        """When this phone, as the host, last asked for a start (``time.monotonic()``)."""
+        self.counting = False
+        """Whether the last state between games showed a countdown."""
         self.view: _View | None = None
         self.probes = probes(table.game)
 
@@ -328,11 +337,23 @@ class Phone:
                 move = self.probes.honest_move(game, me.moves, self.soak.rng, False)
                 self.answered[key] = (move, self.epoch)
                 self.soak.later(self.soak.think(), self.choose, key, view.decision, move)
-        elif self.host and view.phase in ("lobby", "results") and self.started <= view.game_number:
+        elif self.host and view.phase in ("lobby", "results"):
+            counting, self.counting = self.counting, view.countdown is not None
+            if self.started > view.game_number and view.countdown is None and (counting or self.start_stalled()):
+                self.started = view.game_number  # the countdown was cancelled (too few were there at its end)
+            if self.started > view.game_number:
+                return
             ready = view.phase == "results" or len(view.people) >= self.table.players
             if ready and (not self.soak.draining or not self.table.scores):  # each table plays a game at least
                 self.started = view.game_number + 1
+                self.start_sent = time.monotonic()
                 self.soak.later(0.5, self.send, wire.encode(wire.Start()).decode())
+
+    def start_stalled(self) -> bool:
+        """Whether the start this host asked for is long enough ago that its countdown is over (for a host
+        that did not see the countdown end): the table, still between games, cancelled it (too few players
+        were connected at its end; every phone was told).  A host then starts again, as a person would."""
+        return time.monotonic() - self.start_sent > START_AGAIN_AFTER
 
     def confirm(self, view: _View, game: dict[str, Any] | None) -> None:
         """Whether the choice in flight shows as taken: in ``me.choice``, or in the view right after it (a
