@@ -27,12 +27,16 @@ def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
     expect(options).to_have_count(len(strategies))
     assert sorted(options.evaluate_all("els => els.map(e => e.value)")) == sorted(strategies)
 
-    # The host adds a bot of each strategy, removes one, then fills every chair.
+    # The host adds a bot of each strategy, tap after tap, removes one, then fills every chair.  The list
+    # grows as they sit down, but the button stays under the finger (it is above the list): no tap lands on
+    # a row that slid there (it did, when the button was below the list: quick taps were lost).
+    where = gus.locator("#add-bot").bounding_box()
     for strategy in strategies:
         gus.locator("#bot-kind").select_option(strategy)
         gus.locator("#add-bot").tap()
     people = gus.locator("#people .person:not(.empty)")
     expect(people).to_have_count(1 + len(strategies))
+    assert gus.locator("#add-bot").bounding_box() == where
     monte = gus.locator("#people .is-bot").filter(has_text="Monte Carlo")
     expect(monte).to_contain_text("Monte Carlo bot")  # a bot has a name; its strategy is shown beside it
     name = monte.locator(".name").text_content()

@@ -566,6 +566,7 @@ function renderLobby(app) {
   const tools = $('#host-tools');
   if (tools) {
     show(tools, isHost);
+    show($('#bot-tools'), isHost);
     const info = gameInfo(app);
     const select = $('#bot-kind');
     const bots = info ? info.bots : [];
