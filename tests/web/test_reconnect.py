@@ -73,7 +73,8 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(
     expect(ann.locator("#net")).to_be_hidden(timeout=20_000)
     expect(bob.locator("#net")).to_be_hidden(timeout=20_000)
     assert ann.evaluate("window.__same_page") is True
-    # The choice made before the crash was kept; Bob's makes the reveal.
+    # The choice made before the crash counts (saved, or, if the server died before it saved it, sent
+    # again by the page, which showed it chosen); Bob's makes the reveal.
     expect(ann.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
     tap(bob, "deeper")
     expect(ann.locator("main")).to_contain_text("Everyone went deeper.")

@@ -77,6 +77,7 @@ export async function runTable(mode, stage = null) {
   app.conn = new Connection({
     onOpen: () => {
       app.sequence.reset();
+      app.fresh = true;  // the first state on this connection may show a move sent on the last one was lost
       app.conn.send({ type: 'hello', code, token: app.token, tv: mode === 'tv' });
     },
     onMessage: (msg) => { chain = chain.then(() => handle(app, msg)).catch((e) => console.error(e)); },
@@ -227,7 +228,12 @@ function makeUi(app) {
  * did not count. Anything else asks to wait for the connection. True when sent or kept.
  */
 function send(app, message) {
-  if (app.conn.send(message)) return true;
+  if (app.conn.send(message)) {
+    if (message.type === 'choose' && app.table && app.table.phase === 'playing') {
+      app.unconfirmed = { ...message, decision: message.decision ?? app.table.decision };
+    }
+    return true;
+  }
   if (message.type === 'choose' && app.table && app.table.phase === 'playing') {
     app.kept = { ...message, decision: message.decision ?? app.table.decision };
     toast(t('conn.kept'));
@@ -237,9 +243,12 @@ function send(app, message) {
   return false;
 }
 
-/** The first state after a reconnection: send the kept move if its decision is still open. */
+/** The first state after a reconnection: send the kept move if its decision is still open; and a move
+ *  sent on the last connection that this state does not show (it was in flight when the connection or
+ *  the server died: the page shows it chosen, so it must count) is sent again, for the same decision. */
 function sendKept(app) {
   if (app.keptSent !== undefined && app.table.decision !== app.keptSent) app.keptSent = undefined;
+  resendLost(app);
   const kept = app.kept;
   if (!kept || !app.conn.open) return;
   app.kept = null;
@@ -253,6 +262,22 @@ function sendKept(app) {
     toast(t('conn.not_counted'));
     render(app);
   }
+}
+
+function resendLost(app) {
+  const sent = app.unconfirmed;
+  const table = app.table;
+  const fresh = app.fresh;
+  app.fresh = false;
+  if (!sent) return;
+  const me = table.me;
+  const open = table.phase === 'playing' && table.decision === sent.decision
+    && Boolean(me && me.moves && me.moves.includes(sent.move));
+  if (!open || me.choice === sent.move) {
+    app.unconfirmed = null;  // shown (or the moment is over: the page no longer shows it chosen)
+    return;
+  }
+  if (fresh && app.conn.send(sent)) app.keptSent = sent.decision;
 }
 
 /** The notices this page has not shown yet: each is said (a toast, the live region) on every screen; a phone
