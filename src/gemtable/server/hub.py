@@ -88,6 +88,7 @@ class Hub:
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
+        self.node.holds = self.pacer.holds
         self._moments: dict[str, tuple[int, str, int, bool, bool]] = {}
         """Per table, the moment of the game its last change showed (game, phase, decision, paused, counting
         down): a change to another moment is told at once (``pacing.py``)."""
@@ -172,6 +173,9 @@ class Hub:
         If every change since was made only of secret choices, a ``chosen`` message of a few bytes goes to each
         phone of version 2 that has the state before them; anyone else gets a whole state.  Whole states are
         built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
+        if local.unsaved:  # the choices it tells of are saved first (``Node.save``)
+            self.node.spawn(self._save_then(local, lambda: self._broadcast(local)))
+            return
         choices = self._held.pop(local.code, None)
         room = self.rooms.get(local.code)
         if room is None:
@@ -195,6 +199,20 @@ class Hub:
             views = encoded_views(table, {pid for pid, _ in whole}, self.clock(), _encode)
             for pid, conn in whole:
                 conn.send_state(views[pid])
+
+    async def _reply(self, local: Local, conn: Conn) -> None:
+        """The table's state to ``conn`` alone (a ``sync``, a ``hello``, a join): the choices it shows are
+        saved first, if the pacer held them unsaved (``Node.save``; nothing to do on most calls)."""
+        if local.unsaved:
+            await self.node.save(local)
+        self._deliver(local, False, conn)
+
+    async def _save_then(self, local: Local, then: Callable[[], None]) -> None:
+        """Save the table's held choices, then tell (if they could not be saved, the table was reloaded
+        without them and told so: nothing of them is sent)."""
+        await self.node.save(local)
+        if not local.unsaved:
+            then()
 
     def _tell_removed(self, table: Table, room: Room) -> None:
         """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that
@@ -286,7 +304,7 @@ class Hub:
             local = self.node.tables.get(conn.code or "")
             if local is None:
                 raise TableError("no-table", "say hello to a table first")
-            self._deliver(local, False, conn)
+            await self._reply(local, conn)
         else:
             await self._command(conn, message)
 
@@ -378,12 +396,12 @@ class Hub:
         pid = person.id if person is not None else None
         if self._bound(conn, local, pid):  # said again on a connection that is that seat already: no change
             conn.tell(p.Welcome(code=local.code, person=pid))
-            self._deliver(local, False, conn)
+            await self._reply(local, conn)
             return
         await self._bind(conn, local, pid)
         conn.tell(p.Welcome(code=local.code, person=pid))
         if pid is None:
-            self._deliver(local, False, conn)
+            await self._reply(local, conn)
         else:
             await self.node.execute(local, ops.Connect(person=pid), reply=conn)
 
@@ -422,7 +440,7 @@ class Hub:
         pid = await self.node.execute(local, join)
         await self._bind(conn, local, pid)
         conn.tell(p.Welcome(code=local.code, person=pid, token=token))
-        self._deliver(local, False, conn)
+        await self._reply(local, conn)
 
     async def _command(self, conn: Conn, message: p.ClientMessage) -> None:
         local = self.node.tables.get(conn.code or "")

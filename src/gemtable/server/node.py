@@ -71,6 +71,9 @@ class Local:
     wake: float | None = None
     """The table time ``timer`` was armed for."""
     records_saved: set[int] = field(default_factory=set)
+    unsaved: list[dict[str, Any]] = field(default_factory=list)
+    """Secret choices made but not saved yet: held, like their announcement, while the table's pacer holds
+    its changes (``Node._persist``); saved before anything that shows them leaves the node."""
 
     @property
     def code(self) -> str:
@@ -105,6 +108,8 @@ class Node:
         self.deliver: Deliver = lambda local, changed, reply, choices: None
         self.kick: Kick = lambda local, pid, keep: None
         self.present: Present = lambda code: ()
+        self.holds: Callable[[str], bool] = lambda code: False
+        """Whether a change of the table (by its code) told now would be held by the hub's pacer."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -123,6 +128,10 @@ class Node:
     async def stop(self) -> None:
         if self._maintenance:
             self._maintenance.cancel()
+        for local in list(self.tables.values()):
+            if local.unsaved:
+                with contextlib.suppress(Exception):
+                    await self.save(local)
         for local in self.tables.values():
             if local.timer:
                 local.timer.cancel()
@@ -226,7 +235,9 @@ class Node:
                 self._schedule(local)
                 raise TableError("server-error", "something went wrong on the server; nothing changed") from None
             try:
-                events = await self._persist(local)
+                # A reply (``sync``, ``hello``) shows the choices: they are saved before it, in this turn.
+                hold = reply is None and self.alone and self.holds(local.code)
+                events = await self._persist(local, hold=hold)
             except (LeaseLost, Conflict):
                 await self._demote(local)
                 raise Moved from None
@@ -241,19 +252,47 @@ class Node:
                 raise refused
             return result
 
-    async def _persist(self, local: Local) -> list[dict[str, Any]]:
+    async def save(self, local: Local) -> None:
+        """Save the table's held choices (``Local.unsaved``), if it still has any."""
+        async with local.lock:
+            if not local.unsaved or not local.owned:
+                return
+            try:
+                events = await self._persist(local)
+            except (LeaseLost, Conflict):
+                await self._demote(local)
+                return
+            except TableError:
+                return
+            await self._publish(local, events)
+
+    async def _persist(self, local: Local, hold: bool = False) -> list[dict[str, Any]]:
+        """Save the table's new events (after any held ones).  With ``hold`` (a node alone, whose pacer
+        holds the table's changes now), a change made only of secret choices is not saved yet: nothing
+        that shows it leaves the node before it is (the pacer's send saves first, ``Hub._broadcast``; a
+        command with a reply is never held; a reply outside a command saves first, ``Hub._reply``), and
+        the choices held within one interval are saved in one transaction, usually with the reveal that
+        follows them — at 6 phones about 2 commits a reveal instead of 7 (issue 25).
+        A node that dies meanwhile loses only choices nobody was told of; the phone that made one shows it
+        chosen, so it sends it again on the first state after it reconnects (``table.js``, ``resendLost``)."""
         table = local.table
         events = table.take_outbox()
-        if events:
+        if hold and events and all(e.get("type") == "chose" for e in events):
+            local.unsaved.extend(events)
+            return events
+        batch = events
+        if local.unsaved:
+            batch, local.unsaved = [*local.unsaved, *events], []
+        if batch:
             try:
-                await self.store.append(table.code, local.saved + 1, events, owner=self.id)
+                await self.store.append(table.code, local.saved + 1, batch, owner=self.id)
             except (LeaseLost, Conflict):
                 raise
             except Exception:
                 log.exception("could not save table %s; reloading it", table.code)
                 await self._reload(local)
                 raise TableError("server-error", "the server could not save that; please try again") from None
-            local.saved += len(events)
+            local.saved += len(batch)
         if table.prunable:  # a game finished and is saved: its changes of mind leave the log
             numbers, table.prunable = table.prunable, []
             with contextlib.suppress(Exception):  # (kept, if the store is away: only bytes)
@@ -271,11 +310,14 @@ class Node:
     async def _reload(self, local: Local) -> None:
         """Throw away what is in memory and read the table back from the store."""
         runtime = local.table.runtime
+        dropped, local.unsaved = bool(local.unsaved), []
         events = await self.store.load(local.code)
         local.table = Table.rebuild(events, self.clock())
         local.table.runtime.connected = set(runtime.connected)
         local.saved = len(events)
         await self._settle_records(local)
+        if dropped:
+            self.deliver(local, True, None, None)
 
     async def _settle_records(self, local: Local) -> None:
         """A table rebuilt from its log has the records of all its finished games: save the ones a node
@@ -531,6 +573,10 @@ class Node:
                 local.table.records.clear()  # the owner saves them
                 local.table.prunable.clear()
             self.deliver(local, True, None, None)
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in a task of the node's (cancelled when it stops)."""
+        self._spawn(work)
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)

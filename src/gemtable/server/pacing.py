@@ -63,6 +63,10 @@ class Pacer:
         self.held += 1
         pace.held = flush  # the latest wins: it sends the state as it is when it runs
 
+    def holds(self, key: str) -> bool:
+        """Whether a request for ``key`` now (not ``now``) would be held rather than sent at once."""
+        return self.interval > 0 and key in self.keys
+
     def pending(self, key: str) -> bool:
         """Whether a flush is held for ``key``."""
         pace = self.keys.get(key)
