@@ -226,7 +226,11 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     tv.goto("/tv")
     tv.wait_text("h1", "Show a table on this TV")
     tv.until(lambda: tv.js("return document.activeElement.id") == "pair-table", "the code field to have the focus")
-    assert tv.js("return /^\\d \\d \\d \\d$/.test(document.querySelector('#pair-digits').textContent)")
+    # Its pairing digits come from the server (a request after the page loads): wait for them.
+    tv.until(
+        lambda: tv.js("return /^\\d \\d \\d \\d$/.test(document.querySelector('#pair-digits').textContent)"),
+        "the pairing digits to show",
+    )
     small = tv.js("const s = (" + TEXT_SIZES + ")(); return s.filter((x) => x.size < 24 * innerHeight / 1080 - 0.3)")
     assert not small, small
     shot(tv, "tv-00-pair")
