@@ -228,14 +228,14 @@ function makeUi(app) {
  * did not count. Anything else asks to wait for the connection. True when sent or kept.
  */
 function send(app, message) {
+  const move = message.type === 'choose' && app.table && app.table.phase === 'playing'
+    ? { ...message, decision: message.decision ?? app.table.decision } : null;
   if (app.conn.send(message)) {
-    if (message.type === 'choose' && app.table && app.table.phase === 'playing') {
-      app.unconfirmed = { ...message, decision: message.decision ?? app.table.decision };
-    }
+    if (move) app.unconfirmed = move;
     return true;
   }
-  if (message.type === 'choose' && app.table && app.table.phase === 'playing') {
-    app.kept = { ...message, decision: message.decision ?? app.table.decision };
+  if (move) {
+    app.kept = move;
     toast(t('conn.kept'));
     return true;
   }
