@@ -11,13 +11,18 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from gemtable.bus import Handler
+from gemtable.store.redis import connect
 
 log = logging.getLogger("gemtable")
 
 
 class RedisBus:
     def __init__(self, url: str) -> None:
-        self.redis = aioredis.Redis.from_url(url, socket_connect_timeout=5, health_check_interval=10)
+        self.redis = connect(url)
+        """Publishes (sent again on a new connection if Redis restarted meanwhile)."""
+        self.listener = connect(url, retry=False)
+        """The subscriber: it must see a drop (a pub/sub connection that reconnects by itself would not),
+        to re-subscribe and catch up on what was published meanwhile (``on_reconnect``)."""
         self.handlers: dict[str, list[Handler]] = {}
         self.reconnected: list[Callable[[], Awaitable[None]]] = []
         self._pubsub: aioredis.client.PubSub | None = None
@@ -56,12 +61,13 @@ class RedisBus:
             if self._pubsub is not None:
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self.redis.aclose()
+        await self.listener.aclose()
 
     async def _read(self) -> None:
         first = True
         while True:
+            pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe("gt:hello")
                 if self.handlers:
                     await pubsub.subscribe(*self.handlers)
@@ -86,6 +92,8 @@ class RedisBus:
             except (RedisError, OSError) as exc:
                 log.warning("pub/sub connection lost (%s); retrying", exc)
                 self._pubsub = None
+                with contextlib.suppress(Exception):  # its connection back to the pool, not left open
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(0.5)
 
     def _spawn(self, work: Awaitable[None]) -> None:

@@ -21,6 +21,9 @@ import secrets
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gemtable.store import SECRET_BYTES, Conflict, Event, LeaseLost, pruned
 
@@ -56,6 +59,20 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+
+def connect(url: str, retry: bool = True, **options: Any) -> aioredis.Redis:
+    """A client for ``url``.  With ``retry``, a command whose connection turns out dead is sent once more on
+    a new one: after Redis restarts, every connection in the pool is dead, and without it the first command
+    on each failed (a follower's update lost, a player's tap refused).  A command sent twice is safe here:
+    an append that did land the first time is refused the second by its event number (``Conflict``), and
+    the others set what they set (a lease, a record) or are heard twice (a published update, which the
+    followers take by number).  Not for pub/sub: a listener must see the drop, to catch up on what it
+    missed (``RedisBus``)."""
+    if retry:
+        options["retry"] = Retry(ExponentialBackoff(cap=0.5, base=0.05), 2, (RedisConnectionError,))
+    return aioredis.Redis.from_url(url, socket_connect_timeout=5, health_check_interval=10, **options)
+
+
 DIRECTORY = "gt:tables"
 SECRET = "gt:secret"
 
@@ -67,9 +84,7 @@ def key(code: str, part: str) -> str:
 class RedisStore:
     def __init__(self, url: str) -> None:
         self.url = url
-        self.redis = aioredis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5, health_check_interval=10
-        )
+        self.redis = connect(url, decode_responses=True, socket_timeout=5)
         self._append = self.redis.register_script(APPEND)
         self._acquire = self.redis.register_script(ACQUIRE)
         self._prune = self.redis.register_script(PRUNE)
