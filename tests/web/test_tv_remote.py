@@ -66,3 +66,37 @@ def test_the_sound_switch_works_with_a_remote_s_enter_and_arrows(server: ServerP
         problems.append(focus_ring(run))
     problems = [p for p in problems if p]
     assert not problems, "\n".join(problems)
+
+
+STARTS_BY_ITSELF = """(() => {
+  // An AudioContext that starts suspended, then plays on its own a moment later (as this Chromium sometimes
+  // does): the test says when, with window.startSound().
+  class StartsByItself extends EventTarget {
+    constructor() { super(); this.state = 'suspended'; window.startSound = () => this.start(); }
+    start() { this.state = 'running'; this.dispatchEvent(new Event('statechange')); }
+    async resume() { this.start(); }
+  }
+  window.AudioContext = StartsByItself;
+  window.webkitAudioContext = undefined;
+})();"""
+
+
+def test_a_tap_meant_for_tap_for_sound_that_lands_after_the_sound_started_keeps_it_on(
+    server: ServerProcess, browser: Browser
+) -> None:
+    code = server.create_table()
+    tv = browser.tv()
+    tv.add_init_script(STARTS_BY_ITSELF)
+    tv.goto(f"/t/{code}/tv")
+    sound = tv.locator("#sound")
+    expect(sound).to_have_text("Tap for sound")
+    # The sound starts by itself just as the tap aimed at "Tap for sound" is on its way: it stays on.
+    tv.evaluate("window.startSound()")
+    sound.click()
+    expect(sound).to_have_text("Sound on")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    # A tap a moment later is meant: it turns the sound off.
+    tv.wait_for_timeout(1600)
+    sound.click()
+    expect(sound).to_have_text("Sound off")
+    expect(sound).to_have_attribute("aria-pressed", "false")

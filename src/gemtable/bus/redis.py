@@ -69,8 +69,10 @@ class RedisBus:
             pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe("gt:hello")
-                if self.handlers:
-                    await pubsub.subscribe(*self.handlers)
+                subscribed: set[str] = set()
+                while missing := [channel for channel in self.handlers if channel not in subscribed]:
+                    await pubsub.subscribe(*missing)  # (a table subscribed meanwhile is taken in the next round)
+                    subscribed.update(missing)
                 self._pubsub = pubsub
                 if not first:
                     log.info("pub/sub is back; catching up")

@@ -9,6 +9,8 @@ import { t, onLang } from './i18n.js';
 const KEY = 'gemtable.tv.sound';
 let ctx = null;
 let btn = null;
+let unblocked = -Infinity; // when the sound last started by itself, not by a tap on the switch
+const LATE_TAP_MS = 1500;
 
 function wanted() {
   try { return localStorage.getItem(KEY) !== 'off'; } catch { return true; }
@@ -36,6 +38,7 @@ function update() {
   if (!btn) return;
   const on = wanted();
   const blocked = on && !running();
+  if (!blocked && btn.classList.contains('blocked')) unblocked = performance.now();
   btn.textContent = !on ? t('tv.sound_off') : blocked ? t('tv.tap_sound') : t('tv.sound_on');
   btn.setAttribute('aria-pressed', on && !blocked ? 'true' : 'false');
   btn.classList.toggle('blocked', blocked);
@@ -49,7 +52,12 @@ export function soundSwitch() {
   btn.hidden = false;
   if (wanted()) context();
   btn.addEventListener('click', async () => {
-    if (wanted() && !running()) {
+    // A tap aimed at "Tap for sound" that lands just after the sound started by itself (the browser let it
+    // play after all) means "sound on": it must not turn the sound off.
+    const late = wanted() && running() && performance.now() - unblocked < LATE_TAP_MS;
+    if (late) {
+      unblocked = -Infinity;
+    } else if (wanted() && !running()) {
       const c = context();
       if (c) await c.resume().catch(() => {});
     } else {
@@ -57,6 +65,7 @@ export function soundSwitch() {
       if (wanted()) await context()?.resume().catch(() => {});
     }
     update();
+    unblocked = -Infinity; // started by this tap (not by itself): the next tap is meant, and turns it off
   });
   // Any touch or key on the TV page counts as the gesture the browser waits for — except on the switch
   // itself, whose click does it: were the sound started by the key or touch first, the click that follows
