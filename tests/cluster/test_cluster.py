@@ -215,6 +215,43 @@ def test_a_stalled_node_does_not_act_on_the_table_it_lost(cluster: Cluster) -> N
     assert stalled.get("/healthz")[0] == 200
 
 
+def test_a_node_that_stops_hands_its_tables_over_at_once(cluster: Cluster) -> None:
+    """A restart or a deploy stops a node gracefully: it lets its tables go and says so, and a node that
+    follows one takes it at once (not when a command forwarded to the stopped node times out, 8 s)."""
+    code = cluster.nodes[0].create_table(script=LONG, seconds=30, pause=0.5)
+
+    async def before() -> str:
+        ann, bob = await Client.open(cluster.nodes[1].ws), await Client.open(cluster.nodes[2].ws)
+        await ann.join(code, "Ann")
+        await bob.join(code, "Bob")
+        await ann.close()
+        await bob.close()
+        assert ann.token is not None
+        return ann.token
+
+    token = run(before())
+    assert cluster.running(code) is cluster.nodes[0]
+    cluster.nodes[0].stop()
+    said = "took over table " + code + ": its node stopped"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        logs = [(node.data / "server.log").read_text() for node in cluster.nodes[1:]]
+        if any(said in log for log in logs):
+            break
+        time.sleep(0.1)
+    assert sum(said in log for log in logs) == 1, "one of the followers took it when it was let go"
+    assert cluster.running(code) in cluster.nodes[1:]
+
+    async def after() -> None:
+        ann = await Client.open(cluster.nodes[1].ws)
+        await ann.hello(code, token)  # the host, back
+        await ann.start()
+        await ann.until(lambda s: s["phase"] == "playing")  # the game goes on where the table went
+        await ann.close()
+
+    run(after())
+
+
 def test_redis_restarting_briefly_loses_no_banked_gem(cluster: Cluster) -> None:
     code = cluster.nodes[0].create_table(script=LONG, seconds=30, pause=0.5)
 

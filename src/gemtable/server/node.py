@@ -53,6 +53,11 @@ FORWARD_TIMEOUT = 8.0
 """Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
 command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
 a dead owner is found by its lease lapsing, not by this."""
+STOP_WAIT = 2.0
+"""Seconds a stopping node waits for a command running on a table to finish before it lets the table go."""
+RELEASE_GRACE = 0.5
+"""Seconds a follower waits, after a table's node said it let the table go, for answers that node sent
+before, until it sends the commands still unanswered again."""
 
 
 class Moved(Exception):
@@ -112,6 +117,8 @@ class Node:
         """Whether a change of the table (by its code) told now would be held by the hub's pacer."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._replies: dict[str, asyncio.Future[Any]] = {}
+        self._forwarding: dict[str, str] = {}
+        """The table (its code) of each command forwarded and not yet answered, by request."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._maintenance: asyncio.Task[None] | None = None
         self._renewed = self.clock()
@@ -136,8 +143,15 @@ class Node:
             if local.timer:
                 local.timer.cancel()
             if local.owned:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(STOP_WAIT):  # a command running now finishes (and answers) first
+                        await local.lock.acquire()
+                        local.lock.release()
+                local.owned = False  # it acts no more: another node takes it (``_on_update``, "released")
                 with contextlib.suppress(Exception):
                     await self.store.release(local.code, self.id)
+                    message = {"node": self.id, "released": True}
+                    await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
         for task in list(self._tasks):
             task.cancel()
 
@@ -420,6 +434,10 @@ class Node:
             if message["node"] != self.id:
                 await self._reannounce(local)
             return
+        if "released" in message:
+            if message["node"] != self.id and not local.owned:
+                await self._released(local)
+            return
         if message.get("node") == self.id or local.owned:
             return
         async with local.lock:
@@ -467,15 +485,31 @@ class Node:
         req = secrets.token_hex(8)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._replies[req] = future
+        self._forwarding[req] = local.code
         message = {"req": req, "node": self.id, "op": ops.to_json(command)}
         try:
             await self.bus.publish(self._cmd_channel(local.code), msgspec.json.encode(message))
             reply = await asyncio.wait_for(future, FORWARD_TIMEOUT)
         finally:
             self._replies.pop(req, None)
+            self._forwarding.pop(req, None)
         if "error" in reply:
             raise TableError(*reply["error"])
         return reply.get("result")
+
+    async def _released(self, local: Local) -> None:
+        """The table's node stopped and let it go (a restart, a deploy): take it now, rather than when a
+        command forwarded to it times out (``FORWARD_TIMEOUT``) or its lease lapses; the commands waiting
+        for that node's answer go again, here or to whichever node took it."""
+        if await self._take_over(local):
+            log.info("node %s took over table %s: its node stopped", self.id, local.code)
+        # An answer the stopped node sent just before it let go is still on its way: the commands it did not
+        # answer go again after a moment, not at once (a join sent twice would seat a phone twice).
+        await asyncio.sleep(RELEASE_GRACE)
+        for req, code in list(self._forwarding.items()):
+            future = self._replies.get(req)
+            if code == local.code and future is not None and not future.done():
+                future.set_exception(TimeoutError())
 
     async def _take_over(self, local: Local) -> bool:
         """The owner did not answer: take the table if its lease has lapsed."""
