@@ -175,19 +175,25 @@ def test_the_node_running_a_table_is_killed_mid_decision_and_the_game_goes_on(cl
     assert first_reveal["moves"]["1"] == "deeper"
 
 
+async def ann_and_bob(cluster: Cluster, code: str, start: bool = False) -> str:
+    """Ann (the host, on node 1) and Bob (on node 2) sit down, Ann starts the game if ``start``, and both
+    phones go: Ann's seat token, to come back with."""
+    ann, bob = await Client.open(cluster.nodes[1].ws), await Client.open(cluster.nodes[2].ws)
+    await ann.join(code, "Ann")
+    await bob.join(code, "Bob")
+    if start:
+        await ann.start()
+        await ann.until(lambda s: s["phase"] == "playing")
+    await ann.close()
+    await bob.close()
+    assert ann.token is not None
+    return ann.token
+
+
 def test_a_stalled_node_does_not_act_on_the_table_it_lost(cluster: Cluster) -> None:
     code = cluster.nodes[0].create_table(script=LONG, seconds=3, pause=0.5)
 
-    async def setup() -> None:
-        ann, bob = await Client.open(cluster.nodes[1].ws), await Client.open(cluster.nodes[2].ws)
-        await ann.join(code, "Ann")
-        await bob.join(code, "Bob")
-        await ann.start()
-        await ann.until(lambda s: s["phase"] == "playing")
-        await ann.close()
-        await bob.close()
-
-    run(setup())
+    run(ann_and_bob(cluster, code, start=True))
     owner = cluster.owner(code)
     stalled = cluster.running(code)
     assert stalled.proc is not None
@@ -220,16 +226,7 @@ def test_a_node_that_stops_hands_its_tables_over_at_once(cluster: Cluster) -> No
     follows one takes it at once (not when a command forwarded to the stopped node times out, 8 s)."""
     code = cluster.nodes[0].create_table(script=LONG, seconds=30, pause=0.5)
 
-    async def before() -> str:
-        ann, bob = await Client.open(cluster.nodes[1].ws), await Client.open(cluster.nodes[2].ws)
-        await ann.join(code, "Ann")
-        await bob.join(code, "Bob")
-        await ann.close()
-        await bob.close()
-        assert ann.token is not None
-        return ann.token
-
-    token = run(before())
+    token = run(ann_and_bob(cluster, code))
     assert cluster.running(code) is cluster.nodes[0]
     cluster.nodes[0].stop()
     said = "took over table " + code + ": its node stopped"
