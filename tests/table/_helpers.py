@@ -267,6 +267,6 @@ def check_encoded_views(table: Table, now: float) -> None:
     """The server's views, built once for everyone and encoded by parts, are each viewer's
     :func:`table_view` exactly (as JSON), for everyone at the table, and for an onlooker."""
     viewers: list[int | None] = [*table.people, None]
-    encoded = encoded_views(table, viewers, now, msgspec.json.encode)
+    encoded = encoded_views(table, viewers, now)
     for pid in viewers:
         assert msgspec.json.decode(encoded[pid]) == json.loads(json.dumps(table_view(table, pid, now)))

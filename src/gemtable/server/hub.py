@@ -26,8 +26,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
 from gemtable.bus import Bus
 from gemtable.server import ops
 from gemtable.server import protocol as p
@@ -165,7 +163,7 @@ class Hub:
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
-            reply.send_state(encoded_views(local.table, [viewer], self.clock(), _encode)[viewer])
+            reply.send_state(encoded_views(local.table, [viewer], self.clock())[viewer])
 
     def _broadcast(self, local: Local) -> None:
         """Send every phone of ``local``'s room what changed since the last broadcast.
@@ -196,7 +194,7 @@ class Hub:
                 people = people if people is not None else choices.people()
                 conn.send_chosen(people, choice)
         if whole:
-            views = encoded_views(table, {pid for pid, _ in whole}, self.clock(), _encode)
+            views = encoded_views(table, {pid for pid, _ in whole}, self.clock())
             for pid, conn in whole:
                 conn.send_state(views[pid])
 
@@ -520,6 +518,3 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
         case p.Leave():
             return ops.Leave(person=pid)
     raise TableError("bad-message", "unknown command")  # pragma: no cover - every message type is handled
-
-
-_encode = msgspec.json.Encoder().encode

@@ -25,6 +25,7 @@ seat, ``offline`` or not).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 Notice = dict[str, Any]
@@ -59,10 +60,22 @@ class News:
 
     def about(self, pid: int) -> list[Notice]:
         """The newest :data:`MINE` notices about person ``pid`` (this game's, and the lobby's since)."""
-        found = [n for n in self.recent if about(n, pid)]
-        found += [n for n in self.game if about(n, pid) and n not in found]
-        found.sort(key=lambda n: n["id"])
-        return found[-MINE:]
+        return self.about_each((pid,))[pid]
+
+    def about_each(self, pids: Iterable[int]) -> dict[int, list[Notice]]:
+        """:meth:`about` for each of ``pids``, in one pass over the notices (a broadcast asks for every
+        phone at the table).  A notice is in both lists while it is recent: it counts once."""
+        wanted = set(pids)
+        found: dict[int, dict[int, Notice]] = {pid: {} for pid in wanted}
+        for notice in (*self.recent, *self.game):
+            for pid in (notice.get("person"), notice.get("to_person"), *notice.get("people", ())):
+                if pid in wanted:
+                    found[pid].setdefault(id(notice), notice)
+        return {pid: sorted(mine.values(), key=_number)[-MINE:] for pid, mine in found.items()}
+
+
+def _number(notice: Notice) -> int:
+    return int(notice["id"])
 
 
 def about(notice: Notice, pid: int) -> bool:

@@ -12,13 +12,14 @@ comes back was not told); both are public facts (``news.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from gemtable.games.api import JSON
+from gemtable.table.news import Notice
 from gemtable.table.people import Person, Status
 from gemtable.table.table import Settings, Table
 
@@ -52,53 +53,59 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     }
 
 
-Encode = Callable[[JSON], bytes]
-
-
-def encoded_views(table: Table, viewers: Iterable[int | None], now: float, encode: Encode) -> dict[int | None, bytes]:
-    """Each viewer's :func:`table_view`, encoded by ``encode`` (which wraps it in its message), with what
-    is the same for everyone built and encoded once: the settings once per table, the head, the people
-    and the queue once per change, and a game's view once per seat.  Each result decodes to the same
-    JSON as ``encode(table_view(table, viewer, now))``."""
+def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> dict[int | None, bytes]:
+    """Each viewer's :func:`table_view`, encoded as JSON, with what is the same for everyone built and
+    encoded once: the settings once per table; the head, the people, the queue and the tail once per
+    change; a game's view once per seat.  A viewer's bytes are spliced from the shared head and listing,
+    its own ``me``, its seat's state and the shared tail, in :func:`table_view`'s order of keys: each
+    result decodes to the same JSON as ``table_view(table, viewer, now)``."""
     game = table.game
     to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     head = _head(table, now)
     head["settings"] = _settings_raw(table.settings)
-    head["news"] = msgspec.Raw(_raw(head["news"]))
     base = _listed(table, None)
     base_ids = {p.id for p in base}
-    shared = {
-        "people": msgspec.Raw(_raw(_people(table, base, to_act))),
-        "unlisted": _unlisted(table, base),
-        "queue": msgspec.Raw(_raw(queue[:QUEUE_SHOWN])),
-        "queue_length": len(queue),
-    }
-    tail = {
-        "results": msgspec.Raw(_raw(list(table.finished))),
-        "timed_out": msgspec.Raw(_raw(list(table.timed_out))),
-        "offline": msgspec.Raw(_raw(list(table.offline))),
-    }
+    shown = queue[:QUEUE_SHOWN]
+    shared = _open(
+        {
+            **head,
+            "people": _people(table, base, to_act),
+            "unlisted": _unlisted(table, base),
+            "queue": shown,
+            "queue_length": len(queue),
+        }
+    )
+    tail = b',"results":%s,"timed_out":%s,"offline":%s}' % (
+        _raw(list(table.finished)),
+        _raw(list(table.timed_out)),
+        _raw(list(table.offline)),
+    )
     seen = {pid: _viewer(table, pid) for pid in viewers}
-    states: dict[int | None, msgspec.Raw | None] = {}
+    news = table.news.about_each(me.id for me, _ in seen.values() if me is not None)
+    states: dict[int | None, bytes] = {}
     many = getattr(game, "views_json", None)  # optional: a game that builds what its seats share once
     if many is not None:
-        states = {seat: msgspec.Raw(_raw(view)) for seat, view in many(seat for _, seat in seen.values()).items()}
+        states = {seat: _raw(view) for seat, view in many(seat for _, seat in seen.values()).items()}
     out: dict[int | None, bytes] = {}
     for pid, (me, seat) in seen.items():
         if me is None or me.id in base_ids:
-            listing: JSON = shared
+            first = shared
         else:
             listed = _listed(table, me)
-            listing = {
-                "people": _people(table, listed, to_act),
-                "unlisted": _unlisted(table, listed),
-                "queue": shared["queue"],
-                "queue_length": len(queue),
-            }
-        if seat not in states:
-            states[seat] = None if game is None else msgspec.Raw(_raw(game.view(seat).to_json()))
-        out[pid] = encode({**head, **listing, "me": _me(table, me, seat, queue, to_act), "state": states[seat], **tail})
+            first = _open(
+                {
+                    **head,
+                    "people": _people(table, listed, to_act),
+                    "unlisted": _unlisted(table, listed),
+                    "queue": shown,
+                    "queue_length": len(queue),
+                }
+            )
+        state = states.get(seat)
+        if state is None:
+            state = states[seat] = b"null" if game is None else _raw(game.view(seat).to_json())
+        out[pid] = b'%s,"me":%s,"state":%s%s' % (first, _raw(_me(table, me, seat, queue, to_act, news)), state, tail)
     return out
 
 
@@ -164,6 +171,11 @@ def _raw(value: object) -> bytes:
     return _encoder.encode(value)
 
 
+def _open(value: JSON) -> bytes:
+    """A non-empty object, encoded without its closing brace (more keys are spliced after it)."""
+    return _encoder.encode(value)[:-1]
+
+
 def _settings_raw(settings: Settings) -> msgspec.Raw:
     """A table's public settings, encoded once (they never change)."""
     cached: msgspec.Raw | None = settings.__dict__.get("_public_raw")
@@ -207,23 +219,29 @@ def _ms(seconds: float) -> int:
 
 
 def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[JSON]:
-    return [
-        {
-            "id": p.id,
-            "name": p.name,
-            "status": p.status.value,
-            "chair": p.chair,
-            "seat": p.seat,
-            "bot": p.bot,
-            "connected": p.is_bot or p.id in table.runtime.connected,
-            "to_act": p.seat is not None and p.seat in to_act,
-            "chosen": p.seat is not None and p.seat in to_act and p.seat in table.pending,
-            "bot_plays": table.bot_plays_for(p),
-            "bot_since": p.bot_since if table.bot_plays_for(p) else None,
-            "left": p.left_reason if p.status == Status.GONE else None,
-        }
-        for p in listed
-    ]
+    connected, pending = table.runtime.connected, table.pending
+    out: list[JSON] = []
+    for p in listed:
+        seat = p.seat
+        acting = seat is not None and seat in to_act
+        bot_plays = table.bot_plays_for(p)
+        out.append(
+            {
+                "id": p.id,
+                "name": p.name,
+                "status": p.status._value_,  # (the enum's value, without its descriptor)
+                "chair": p.chair,
+                "seat": seat,
+                "bot": p.bot,
+                "connected": p.is_bot or p.id in connected,
+                "to_act": acting,
+                "chosen": acting and seat in pending,
+                "bot_plays": bot_plays,
+                "bot_since": p.bot_since if bot_plays else None,
+                "left": p.left_reason if p.status == Status.GONE else None,
+            }
+        )
+    return out
 
 
 def _unlisted(table: Table, listed: list[Person]) -> int:
@@ -232,7 +250,16 @@ def _unlisted(table: Table, listed: list[Person]) -> int:
     )
 
 
-def _me(table: Table, me: Person | None, seat: int | None, queue: list[int], to_act: frozenset[int]) -> JSON:
+def _me(
+    table: Table,
+    me: Person | None,
+    seat: int | None,
+    queue: list[int],
+    to_act: frozenset[int],
+    news: Mapping[int, list[Notice]] | None = None,
+) -> JSON:
+    """The viewer's own part of a view (None: an onlooker); ``news``: the notices about each viewer, if
+    already found (:meth:`News.about_each`)."""
     game = table.game
     return (
         None
@@ -248,7 +275,7 @@ def _me(table: Table, me: Person | None, seat: int | None, queue: list[int], to_
             "choice": table.pending.get(seat) if seat is not None else None,
             "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
             "bans": [{"id": b.id, "name": b.name} for b in table.bans.values()] if table.host == me.id else [],
-            "news": table.news.about(me.id),
+            "news": news[me.id] if news is not None else table.news.about(me.id),
         }
     )
 

@@ -132,7 +132,8 @@ class ExpeditionView:
 
     def _players(self, over: bool) -> list[JSON]:
         state = self._state
-        return [self._player(seat, over) for seat in range(state.seats) if state.played[seat]]
+        inside, present = set(state.inside), set(state.present)
+        return [self._player(seat, over, inside, present) for seat in range(state.seats) if state.played[seat]]
 
     def _next_deck(self) -> int | None:
         """Between caves: the cards the next cave's deck will hold (its relic included); None otherwise."""
@@ -141,11 +142,11 @@ class ExpeditionView:
             return None
         return len(state.deck) + state.relics_in_deck + (1 if state.rules.relics else 0)
 
-    def _player(self, seat: int, over: bool) -> JSON:
+    def _player(self, seat: int, over: bool, inside: set[int], present: set[int]) -> JSON:
         state = self._state
-        if seat in state.inside:
+        if seat in inside:
             status = "inside"
-        elif seat in state.present:
+        elif seat in present:
             status = "camp"
         else:
             status = "out"
@@ -159,7 +160,7 @@ class ExpeditionView:
             "banked_relics": list(state.banked_relics[seat]),
             "relics": list(state.relics_held[seat]),
             "chest": state.chest[seat] if mine else None,
-            "chest_by_cave": [scores[seat] for scores in state.chest_by_cave] if mine else None,
+            "chest_by_cave": _chest_by_cave(state, seat) if mine else None,
         }
 
     def _reveal(self) -> JSON:
@@ -194,6 +195,15 @@ def views_json(state: ExpeditionState, seats: Iterable[int | None]) -> dict[int 
             continue
         players = public
         if seat is not None and not over and state.played[seat]:  # its own chest, seen by it alone
-            players = [ExpeditionView(state, seat)._player(seat, over) if p["seat"] == seat else p for p in public]
+            players = [_with_chest(p, state, seat) if p["seat"] == seat else p for p in public]
         out[seat] = {**common, "seat": seat, "players": players}
     return out
+
+
+def _with_chest(player: JSON, state: ExpeditionState, seat: int) -> JSON:
+    """A public player (``_player`` for someone else's eyes) as its own seat sees it: with its chest."""
+    return {**player, "chest": state.chest[seat], "chest_by_cave": _chest_by_cave(state, seat)}
+
+
+def _chest_by_cave(state: ExpeditionState, seat: int) -> list[int]:
+    return [scores[seat] for scores in state.chest_by_cave]
