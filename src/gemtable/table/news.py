@@ -68,7 +68,7 @@ class News:
         wanted = set(pids)
         found: dict[int, dict[int, Notice]] = {pid: {} for pid in wanted}
         for notice in (*self.recent, *self.game):
-            for pid in (notice.get("person"), notice.get("to_person"), *notice.get("people", ())):
+            for pid in _subjects(notice):
                 if pid in wanted:
                     found[pid].setdefault(id(notice), notice)
         return {pid: sorted(mine.values(), key=_number)[-MINE:] for pid, mine in found.items()}
@@ -80,7 +80,12 @@ def _number(notice: Notice) -> int:
 
 def about(notice: Notice, pid: int) -> bool:
     """Whether a notice is about person ``pid`` (they are its subject, or one of its people)."""
-    return notice.get("person") == pid or pid in notice.get("people", ()) or notice.get("to_person") == pid
+    return pid in _subjects(notice)
+
+
+def _subjects(notice: Notice) -> tuple[Any, ...]:
+    """Whom a notice is about: its ``person``, its ``to_person`` and its ``people`` (None where it has none)."""
+    return (notice.get("person"), notice.get("to_person"), *notice.get("people", ()))
 
 
 __all__ = ["GAME_KEPT", "MINE", "RECENT", "News", "Notice", "about"]

@@ -41,10 +41,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     listed = _listed(table, me)
     return {
         **_head(table, now),
-        "people": _people(table, listed, to_act),
-        "unlisted": _unlisted(table, listed),
-        "queue": queue[:QUEUE_SHOWN],
-        "queue_length": len(queue),
+        **_listing(table, listed, to_act, queue),
         "me": _me(table, me, seat, queue, to_act),
         "state": None if game is None else game.view(seat).to_json(),
         "results": list(table.finished),
@@ -66,16 +63,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     head["settings"] = _settings_raw(table.settings)
     base = _listed(table, None)
     base_ids = {p.id for p in base}
-    shown = queue[:QUEUE_SHOWN]
-    shared = _open(
-        {
-            **head,
-            "people": _people(table, base, to_act),
-            "unlisted": _unlisted(table, base),
-            "queue": shown,
-            "queue_length": len(queue),
-        }
-    )
+    shared = _open({**head, **_listing(table, base, to_act, queue)})
     tail = b',"results":%s,"timed_out":%s,"offline":%s}' % (
         _raw(list(table.finished)),
         _raw(list(table.timed_out)),
@@ -92,16 +80,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
         if me is None or me.id in base_ids:
             first = shared
         else:
-            listed = _listed(table, me)
-            first = _open(
-                {
-                    **head,
-                    "people": _people(table, listed, to_act),
-                    "unlisted": _unlisted(table, listed),
-                    "queue": shown,
-                    "queue_length": len(queue),
-                }
-            )
+            first = _open({**head, **_listing(table, _listed(table, me), to_act, queue)})
         state = states.get(seat)
         if state is None:
             state = states[seat] = b"null" if game is None else _raw(game.view(seat).to_json())
@@ -242,6 +221,16 @@ def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[
             }
         )
     return out
+
+
+def _listing(table: Table, listed: list[Person], to_act: frozenset[int], queue: list[int]) -> JSON:
+    """Who a view lists: ``listed`` (``_listed``), how many it leaves out, and the queue's head and length."""
+    return {
+        "people": _people(table, listed, to_act),
+        "unlisted": _unlisted(table, listed),
+        "queue": queue[:QUEUE_SHOWN],
+        "queue_length": len(queue),
+    }
 
 
 def _unlisted(table: Table, listed: list[Person]) -> int:
