@@ -22,7 +22,7 @@ from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
 from gemtable.server.node import EMBEDDED_LEASE
 from gemtable.server.site import Site, SiteError
-from gemtable.server.websocket import SmallDeflate
+from gemtable.server.websocket import PING_SECONDS, SmallDeflate
 from gemtable.store import Store
 from gemtable.store.sqlite import SqliteStore
 
@@ -189,8 +189,8 @@ def serve(args: argparse.Namespace) -> int:
         log_level="warning",
         ws=WS_IMPL,
         ws_max_size=MAX_FRAME,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        ws_ping_interval=PING_SECONDS,  # a silent phone only (``websocket.py``)
+        ws_ping_timeout=PING_SECONDS,
         lifespan="on",
     )
     Announcing(config, ready).run()
