@@ -4,6 +4,7 @@ and nothing that only the garbage collector's full collections could free once i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import weakref
@@ -108,3 +109,44 @@ def test_thaw_collects_and_freezes_again() -> None:
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_while_the_upkeep_runs_only_young_collections_start_on_their_own() -> None:
+    """Under ``keep_frozen`` the interpreter still collects young cycles by itself, never the older
+    generations (what survives a young collection is frozen instead), and the thresholds come back when the
+    upkeep stops."""
+
+    class Node:
+        other: Any = None
+
+    before = gc.get_threshold()
+    generations: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    async def scenario() -> tuple[bool, int]:
+        task = asyncio.ensure_future(keep_frozen(freeze_every=3600))
+        await asyncio.sleep(0)  # the upkeep starts: its first collection and freeze
+        gc.callbacks.append(watch)
+        try:
+            a, b = Node(), Node()
+            a.other, b.other = b, a  # a cycle, dropped at once
+            gone = weakref.ref(a)
+            del a, b
+            kept = [[i] for i in range(100_000)]  # allocations that survive: older collections are due often
+            freed = gone() is None
+            return freed, len(kept)
+        finally:
+            gc.callbacks.remove(watch)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            gc.unfreeze()
+
+    freed, _ = asyncio.run(scenario())
+    assert freed, "a young collection, started by the interpreter, freed the cycle"
+    assert generations.count(0) >= 100, generations[:10]
+    assert set(generations) == {0}, "no collection of an older generation started on its own"
+    assert gc.get_threshold() == before
