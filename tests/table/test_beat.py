@@ -161,3 +161,16 @@ def test_the_engine_holds_a_reveal_only_when_asked_and_a_replay_never_does() -> 
     again = replay(state_.record())
     assert isinstance(again, Beats) and not again.held()
     assert again.view(None).to_json() == state_.view(None).to_json()
+
+
+def test_beats_tells_the_games_that_hold_their_reveals() -> None:
+    """``games.api.beats`` (the table's check, asked once per class) agrees with the Protocol's own
+    ``isinstance``: the expedition holds its reveals, Booty Hunter (turn by turn) does not."""
+    from gemtable.games.api import beats
+
+    for name, preset, holds in (("expedition", "table", True), ("booty", "every-area", False)):
+        game = find_game(name)
+        state_ = game.new(game.rules_json(preset, {}), game.seats_per_game, 7)
+        assert isinstance(state_, Beats) is holds
+        found: object = beats(state_)
+        assert (found is state_) is holds and (found is None) is not holds

@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 
 from gemtable.bots import bot_names, bot_person_names, make_bot, stand_in
 from gemtable.games import GameError, GameState, find_manifest
-from gemtable.games.api import JSON, Beats
+from gemtable.games.api import JSON, beats
 from gemtable.table.errors import TableError
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
@@ -1146,8 +1146,8 @@ class Table:
         self.seed = e["seed"]
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
         self.choices_logged = []
-        if self.settings.beat > 0 and isinstance(self.game, Beats):
-            self.game.hold_reveals()
+        if self.settings.beat > 0 and (holds := beats(self.game)) is not None:
+            holds.hold_reveals()
         self.pending = {}
         self.changes = {}
         self.timed_out = []
@@ -1214,7 +1214,7 @@ class Table:
             self._turns_played(moves, set(e.get("missed", ())), bool(e.get("bot")))
         game.apply_joint(moves)
         self.moves_made += 1
-        if isinstance(game, Beats) and game.held():  # every screen shows the reveal, for the beat
+        if (holds := beats(game)) is not None and holds.held():  # every screen shows the reveal, for the beat
             self.phase = REVEAL
             self.opened_at = e["at"]
             self.deadline = e["at"] + self.settings.beat
@@ -1222,9 +1222,9 @@ class Table:
         self._after_move(e["at"])
 
     def _on_went_on(self, e: Event) -> None:
-        game = self.game
-        assert isinstance(game, Beats)
-        game.go_on()
+        holds = beats(self.game)
+        assert holds is not None
+        holds.go_on()
         self._after_move(e["at"])
 
     def _turns_played(self, moves: dict[int, str], missed: set[int], bot: bool) -> None:
