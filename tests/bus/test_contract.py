@@ -67,7 +67,8 @@ class Inbox:
 
 
 async def settle(publisher: Bus, channel: str, inbox: Inbox) -> None:
-    """Subscriptions are asynchronous on Redis: publish probes until one arrives, then start clean."""
+    """Publish probes until one arrives, then start clean: a check that the subscription stands, apart from
+    ``subscribe``'s own wait (``test_a_message_published_once_subscribe_has_returned_is_heard``)."""
     for _ in range(200):
         if inbox.got:
             await asyncio.sleep(0.1)
@@ -106,6 +107,23 @@ def test_a_message_reaches_every_subscriber_of_its_channel_on_every_handle(
         assert await theirs.wait_for(1) == [payload]
         await asyncio.sleep(0.2)
         assert elsewhere.got == []  # another channel hears nothing
+
+    run(kind, request, scenario)
+
+
+def test_a_message_published_once_subscribe_has_returned_is_heard(kind: str, request: pytest.FixtureRequest) -> None:
+    """``subscribe`` returns once the subscription stands (on Redis: once Redis has confirmed it), so one
+    message published right after it is heard, with no probing: on a fresh handle, whose reader has not yet
+    started, and on one already listening."""
+
+    async def scenario(a: Bus, b: Bus) -> None:
+        first, second = Inbox(), Inbox()
+        await b.subscribe("gt:first", first)  # b's very first subscription
+        await a.publish("gt:first", b"one")
+        assert await first.wait_for(1) == [b"one"]
+        await b.subscribe("gt:second", second)  # b listening already
+        await a.publish("gt:second", b"two")
+        assert await second.wait_for(1) == [b"two"]
 
     run(kind, request, scenario)
 
