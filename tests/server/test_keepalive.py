@@ -93,18 +93,18 @@ class RawPhone:
             elif event.opcode is Opcode.CLOSE:
                 self.closed = True
 
-    async def read_for(self, seconds: float, answer: bool) -> None:
-        """Read for ``seconds``; answer pings or not."""
-        until = time.monotonic() + seconds
-        while not self.closed and (left := until - time.monotonic()) > 0:
-            await self.read(left)
-            self.flush() if answer else self.drop_queued()
-
     async def read_until(self, done: Callable[[], object], seconds: float, answer: bool) -> None:
+        """Read until ``done()`` or for ``seconds`` at most; answer pings or not."""
         until = time.monotonic() + seconds
         while not self.closed and not done() and (left := until - time.monotonic()) > 0:
             await self.read(left)
-            self.flush() if answer else self.drop_queued()
+            if answer:
+                self.flush()
+            else:
+                self.drop_queued()
+
+    async def read_for(self, seconds: float, answer: bool) -> None:
+        await self.read_until(lambda: False, seconds, answer)
 
     def close(self) -> None:
         self.writer.close()

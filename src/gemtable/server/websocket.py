@@ -117,7 +117,6 @@ class SmallDeflate(WebSocketsSansIOProtocol):
                     compress_settings={"memLevel": MEM_LEVEL, "level": LEVEL},
                 )
             ]
-
         self.heard = self.loop.time()
         """When the phone last sent anything (a message, a pong: bytes on its socket)."""
 
