@@ -92,7 +92,8 @@ class Hub:
         down): a change to another moment is told at once (``pacing.py``)."""
         self._held: dict[str, Choices | None] = {}
         """What the broadcast a table holds (``pacer``) must tell: the secret choices of every change held, merged
-        (then a ``chosen`` does), or None (some change held was not only choices: whole states)."""
+        (then a ``chosen`` does), or None (some change held was not only choices: whole states); no entry: nothing
+        to tell since the last broadcast (a flush that comes then sends nothing)."""
         self.secret = secrets.token_bytes(32)
         """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
@@ -174,7 +175,9 @@ class Hub:
         if local.unsaved:  # the choices it tells of are saved first (``Node.save``)
             self.node.spawn(self._save_then(local, lambda: self._broadcast(local)))
             return
-        choices = self._held.pop(local.code, None)
+        if local.code not in self._held:
+            return  # told already: a flush put off until held choices were saved told what came meanwhile too
+        choices = self._held.pop(local.code)
         room = self.rooms.get(local.code)
         if room is None:
             return
