@@ -77,7 +77,7 @@ class RedisBus:
             self._reader.cancel()
         with contextlib.suppress(Exception):
             if self._pubsub is not None:
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # (typed from redis 8.2 on)
         await self.redis.aclose()
         await self.listener.aclose()
 
@@ -123,7 +123,7 @@ class RedisBus:
                 self._pubsub = None
                 self._down = True
                 with contextlib.suppress(Exception):  # its connection back to the pool, not left open
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # (typed from redis 8.2 on)
                 await asyncio.sleep(0.5)
 
     def _spawn(self, work: Awaitable[None]) -> None:
