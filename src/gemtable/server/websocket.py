@@ -35,6 +35,7 @@ collection of the garbage collector (``gcpolicy.py``).
 from __future__ import annotations
 
 import os
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,6 +44,7 @@ from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
+from websockets.protocol import OPEN
 from websockets.typing import ExtensionParameter
 
 CONTEXT = os.environ.get("GEMTABLE_WS_CONTEXT", "0") == "1"
@@ -100,6 +102,20 @@ class Factory(ServerPerMessageDeflateFactory):
         )
 
 
+_TEXT_HEADERS = [bytes((0x81, length)) for length in range(126)]
+"""The header of a whole, unmasked, uncompressed text frame of each length up to 125 (RFC 6455 5.2): what the
+server puts before a message that :class:`RawWhenSmall` sends as it is."""
+
+
+def text_frame_header(length: int) -> bytes:
+    """The header of a whole, unmasked, uncompressed text frame of ``length`` bytes (``Frame.serialize``'s)."""
+    if length < 126:
+        return _TEXT_HEADERS[length]
+    if length < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, length)
+    return struct.pack("!BBQ", 0x81, 127, length)
+
+
 WRITE_NOW = "gemtable.write_now"
 """The key, in a phone's ASGI scope's ``extensions``, of :meth:`SmallDeflate.write_now` (``phones.py``)."""
 
@@ -119,6 +135,10 @@ class SmallDeflate(WebSocketsSansIOProtocol):
             ]
         self.heard = self.loop.time()
         """When the phone last sent anything (a message, a pong: bytes on its socket)."""
+        self.plain: bool | None = None
+        """Whether a message under :data:`RAW_BELOW` bytes goes out as it is (no extension, or this module's
+        permessage-deflate without context takeover): then :meth:`write_now` frames it itself.  Known once the
+        handshake has chosen the extensions."""
 
     def data_received(self, data: bytes) -> None:
         self.heard = self.loop.time()
@@ -164,11 +184,28 @@ class SmallDeflate(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
+        conn = self.conn
+        plain = self.plain
+        if plain is None:
+            plain = self.plain = all(
+                isinstance(ext, RawWhenSmall) and ext.local_no_context_takeover for ext in conn.extensions
+            )
+        if (
+            plain
+            and len(data) < RAW_BELOW
+            and conn.state is OPEN
+            and not conn.expect_continuation_frame
+            and not conn.writes
+        ):
+            # What ``send_text`` would write, framed here: a header of two to four bytes.  (Its Frame object,
+            # the extensions' look at it and the serialisation cost about as much as the socket's write.)
+            self.transport.write(text_frame_header(len(data)) + data)
+            return True
         try:
-            self.conn.send_text(data)
+            conn.send_text(data)
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
 
     def send_receive_event_to_app(self) -> None:
