@@ -75,6 +75,11 @@ class SqliteStore:
         """The last event number this handle wrote or read per table: the usual append needs no ``MAX`` query.
         Another handle on the same file (another node) that appended since makes it stale; then the first
         event's number is already taken, and the primary key refuses it (a :class:`Conflict`)."""
+        self._leases: dict[str, tuple[str, float]] = {}
+        """The leases this handle took or renewed: (owner, when it expires).  Until then no other handle can
+        take one (``acquire`` takes only a lapsed lease or its owner's own), so a fenced append by its owner
+        needs no look at the ``leases`` row (a query an append, 2 % of the server's time at 2,000 x 8 phones).
+        Every handle on a file runs on one machine's clock."""
 
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
@@ -84,7 +89,7 @@ class SqliteStore:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            if owner is not None and self._holder(code) != owner:
+            if owner is not None and not self._holds(code, owner) and self._holder(code) != owner:
                 raise LeaseLost(f"table {code} is not run by {owner}")
             last = self._last.get(code)
             if last is None or last + 1 != first_seq:
@@ -161,9 +166,10 @@ class SqliteStore:
             db.execute(
                 "INSERT INTO leases (code, owner, expires) VALUES (?, ?, ?) "
                 "ON CONFLICT(code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
-                (code, owner, self.clock() + ttl),
+                (code, owner, expires := self.clock() + ttl),
             )
             db.execute("COMMIT")
+            self._took(code, owner, expires)
             return True
         except BaseException:
             db.execute("ROLLBACK")
@@ -187,6 +193,8 @@ class SqliteStore:
                 )
                 held.add(code)
             db.execute("COMMIT")
+            for code in held:
+                self._took(code, owner, expires)
             return held
         except BaseException:
             db.execute("ROLLBACK")
@@ -196,7 +204,18 @@ class SqliteStore:
         return {code: self._holder(code) for code in codes}
 
     async def release(self, code: str, owner: str) -> None:
+        self._leases.pop(code, None)
         self.db.execute("DELETE FROM leases WHERE code = ? AND owner = ?", (code, owner))
+
+    def _holds(self, code: str, owner: str) -> bool:
+        """Whether ``owner`` holds the table's lease by what this handle wrote (False: look at the row)."""
+        lease = self._leases.get(code)
+        return lease is not None and lease[0] == owner and lease[1] > self.clock()
+
+    def _took(self, code: str, owner: str, expires: float) -> None:
+        if len(self._leases) >= LAST_KEPT and code not in self._leases:
+            self._leases.clear()  # a cache: forgetting costs one query per table
+        self._leases[code] = (owner, expires)
 
     def _holder(self, code: str) -> str | None:
         row = self.db.execute("SELECT owner, expires FROM leases WHERE code = ?", (code,)).fetchone()
