@@ -15,7 +15,7 @@ from typing import Any
 from gemtable.client import Client
 from gemtable.server import protocol as p
 from gemtable.server.limits import Limits
-from gemtable.server.pacing import Pacer
+from gemtable.server.pacing import PRUNE_AT, Pacer
 from tests.server.harness import ServerProcess
 from tests.server.test_game_flow import run
 from tests.server.test_protocol_v2 import same_view, settle, table_frames
@@ -139,7 +139,8 @@ def test_the_pacer_sends_the_first_at_once_and_the_latest_at_the_end_of_the_inte
             pacer.request("T", flush(f"held {i}"))
         pacer.request("U", flush("another key"))  # keys are paced apart
         await asyncio.sleep(0.35)
-        assert not pacer.keys  # quiet again: nothing kept
+        assert not pacer.pending("T") and not pacer.holds("T")  # quiet again: the next goes out at once
+        assert all(pace.timer is None for pace in pacer.keys.values())  # and no timer is armed
         pacer.request("T", flush("after a quiet spell"))
         pacer.request("T", flush("gone"))
         pacer.forget("T")
@@ -151,6 +152,31 @@ def test_the_pacer_sends_the_first_at_once_and_the_latest_at_the_end_of_the_inte
     labels = [label for label, _ in sent]
     assert labels == ["first", "another key", "held 19", "after a quiet spell"]
     assert sent[2][1] >= 0.1 - 0.01  # held until the interval was over
+
+
+def test_quiet_keys_are_forgotten_as_new_ones_come() -> None:
+    """A key that sent keeps its entry while quiet (no timer: the next request compares the time), and the
+    quiet ones are dropped once the keys have doubled: memory follows the keys that send, not every key that
+    ever sent."""
+
+    async def scenario() -> tuple[int, int]:
+        pacer = Pacer(0.05)
+        for i in range(PRUNE_AT):
+            pacer.request(f"K{i}", lambda: None)
+        pacer.request("K0", lambda: None)  # held: kept whatever happens
+        await asyncio.sleep(0.1)  # every interval is over: the held one went out, all are quiet
+        pacer.request("K0", lambda: None)
+        pacer.request("K0", lambda: None)  # held again
+        before = len(pacer.keys)
+        for i in range(PRUNE_AT, PRUNE_AT + 10):
+            pacer.request(f"K{i}", lambda: None)  # the first new key prunes the quiet ones
+        after = len(pacer.keys)
+        held = pacer.pending("K0")
+        pacer.close()
+        assert held
+        return before, after
+
+    assert asyncio.run(scenario()) == (PRUNE_AT, 11)
 
 
 def test_a_change_that_must_not_wait_goes_out_at_once_with_what_was_held() -> None:

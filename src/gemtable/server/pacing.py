@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,12 +31,18 @@ Flush = Callable[[], None]
 
 log = logging.getLogger("gemtable")
 
+PRUNE_AT = 1024
+"""Keys kept before the first pruning of quiet ones."""
+
 
 @dataclass
 class _Pace:
+    until: float
+    """When the interval of the key's last send is over (``time.monotonic()``): a request before then is held."""
     held: Flush | None = None
     """What to send when the interval is over (None: nothing is due)."""
     timer: asyncio.TimerHandle | None = None
+    """Armed only while something is held: a send that nothing follows within its interval costs no timer."""
 
 
 class Pacer:
@@ -45,7 +52,10 @@ class Pacer:
     def __init__(self, interval: float) -> None:
         self.interval = interval
         self.keys: dict[str, _Pace] = {}
-        """Keys that sent within the last interval (forgotten once it is over with nothing held)."""
+        """Keys that sent, with the end of their interval.  A quiet key's entry stays until the dictionary has
+        doubled since it was last pruned (``_send``): a table told once a second would otherwise make and drop
+        it, and arm a timer, at every send (2.5 sends a reveal at 8 phones; issue 25)."""
+        self._prune_at = PRUNE_AT
         self.sent = 0
         self.held = 0
         """Flushes run, and requests that were held (and coalesced) instead of sent at once."""
@@ -55,17 +65,22 @@ class Pacer:
         replaces any flush held and starts the interval again), else once its interval is over (replacing
         any flush already held for it)."""
         pace = self.keys.get(key)
-        if pace is None or self.interval <= 0 or now:
+        at = time.monotonic()
+        if pace is None or self.interval <= 0 or now or at >= pace.until:
             if pace is not None and pace.timer is not None:
                 pace.timer.cancel()
-            self._send(key, flush)
+                pace.timer = None
+            self._send(key, flush, at)
             return
         self.held += 1
         pace.held = flush  # the latest wins: it sends the state as it is when it runs
+        if pace.timer is None:
+            pace.timer = asyncio.get_running_loop().call_later(pace.until - at, self._due, key)
 
     def holds(self, key: str) -> bool:
         """Whether a request for ``key`` now (not ``now``) would be held rather than sent at once."""
-        return self.interval > 0 and key in self.keys
+        pace = self.keys.get(key)
+        return pace is not None and self.interval > 0 and time.monotonic() < pace.until
 
     def pending(self, key: str) -> bool:
         """Whether a flush is held for ``key``."""
@@ -82,14 +97,16 @@ class Pacer:
         for key in list(self.keys):
             self.forget(key)
 
-    def _send(self, key: str, flush: Flush) -> None:
+    def _send(self, key: str, flush: Flush, at: float) -> None:
         self.sent += 1
         if self.interval > 0:
             pace = self.keys.get(key)
             if pace is None:
-                pace = self.keys[key] = _Pace()
-            pace.held = None
-            pace.timer = asyncio.get_running_loop().call_later(self.interval, self._due, key)
+                if len(self.keys) >= self._prune_at:
+                    self._prune(at)
+                self.keys[key] = _Pace(at + self.interval)
+            else:
+                pace.until, pace.held = at + self.interval, None
         try:
             flush()
         except Exception:  # a bug must cost one message, not the pacer's timers
@@ -100,10 +117,15 @@ class Pacer:
         if pace is None:
             return
         pace.timer = None
-        if pace.held is None:
-            del self.keys[key]  # quiet: the next request goes out at once
-            return
-        self._send(key, pace.held)
+        if pace.held is not None:
+            self._send(key, pace.held, time.monotonic())
+
+    def _prune(self, at: float) -> None:
+        """Forget the keys that are quiet now (nothing held, the interval over): memory stays within twice
+        the keys that sent within one interval, in time amortised over the sends."""
+        for key in [k for k, pace in self.keys.items() if pace.held is None and at >= pace.until]:
+            del self.keys[key]
+        self._prune_at = max(PRUNE_AT, 2 * len(self.keys))
 
 
 __all__ = ["Flush", "Pacer"]
