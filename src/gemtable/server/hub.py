@@ -218,6 +218,11 @@ class Hub:
     def _tell_removed(self, table: Table, room: Room) -> None:
         """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that
         leaves by itself looks on before its leave is run: ``_command``.)"""
+        recent = table.news.recent
+        newest = recent[-1] if recent else None
+        if newest is room.news_seen:
+            return  # no notice since the last look: nobody has left (every leave is told in one)
+        room.news_seen = newest
         for pid, conn in list(room.people.items()):
             person = table.people.get(pid)
             if person is not None and person.status != Status.GONE:

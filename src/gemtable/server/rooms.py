@@ -18,6 +18,9 @@ class Room:
 
     people: dict[int, Conn] = field(default_factory=dict)
     onlookers: set[Conn] = field(default_factory=set)
+    news_seen: object = None
+    """The table's newest notice when its phones were last checked for people who left (``Hub._tell_removed``):
+    everyone who leaves is told of in a notice, so while it is the newest, nobody has left since."""
 
     def conns(self) -> list[Conn]:
         return [*self.people.values(), *self.onlookers]
