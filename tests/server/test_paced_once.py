@@ -33,7 +33,7 @@ class Phone:
         async def never(_: Any) -> None:  # (every frame goes through write_now)
             raise AssertionError("queued")
 
-        self.conn = Conn(never, never, address, hub.limits)
+        self.conn = Conn(never, never, address, hub.limits, hub.gate)
         self.conn.write_now = self._write
 
     def _write(self, data: bytes) -> bool:

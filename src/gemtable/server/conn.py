@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from gemtable.server import protocol as p
+from gemtable.server.gate import CLOSE, Gate
 from gemtable.server.limits import Bucket, Limits
 
 log = logging.getLogger("gemtable")
@@ -40,8 +41,10 @@ class Conn:
         "close_code",
         "closed",
         "code",
+        "gate",
         "hellos",
         "id",
+        "over",
         "person",
         "seq",
         "strikes",
@@ -57,6 +60,7 @@ class Conn:
         close: Callable[[int], Awaitable[None]],
         address: str,
         limits: Limits,
+        gate: Gate | None = None,
     ) -> None:
         self._send = send
         self._close = close
@@ -77,7 +81,11 @@ class Conn:
         """Its ``hello``s that opened a table (made at the first: most connections say hello once)."""
         self.strikes = 0
         self.closed = False
+        self.over = False
+        """The connection has ended (:meth:`ended`): nothing more is written to it."""
         self.close_code = 1000
+        self.gate = gate
+        """Where its messages wait while what they tell is being saved (``gate.py``); None: never."""
         self.id = next(_ids)
         self.write_now: Callable[[bytes], bool] | None = None
         """Writes a message to the socket at once if it can (``websocket.py``'s ``write_now``): then no
@@ -85,6 +93,16 @@ class Conn:
 
     def send(self, data: bytes) -> None:
         if self.closed:
+            return
+        gate = self.gate
+        if gate is not None and gate.closed:
+            gate.hold(self, data)  # (it writes it once the change it tells of is saved)
+            return
+        self.write(data)
+
+    def write(self, data: bytes) -> None:
+        """Write a message sent before now: at once, or queued behind the ones waiting."""
+        if self.over:
             return
         if len(self._out) >= SEND_QUEUE:
             log.info("dropping a phone that does not read its messages (%s)", self.address)
@@ -121,6 +139,17 @@ class Conn:
             return
         self.closed = True
         self.close_code = code
+        gate = self.gate
+        if gate is not None and gate.closed:
+            gate.hold(self, CLOSE)  # after the messages held before it
+            return
+        self.close_now()
+
+    def close_now(self, code: int | None = None) -> None:
+        """Close after what is queued has been written (with ``code``, whatever was said before)."""
+        self.closed = True
+        if code is not None:
+            self.close_code = code
         if self._writer is None:
             self._writer = asyncio.ensure_future(self._drain())
 
@@ -128,6 +157,7 @@ class Conn:
         """The connection is over (the phone went, or the server closed it): nothing more is queued; what
         is queued still goes, if the socket still takes it (the error that says why it was closed)."""
         self.closed = True
+        self.over = True
 
     async def finish(self, timeout: float = 2.0) -> None:
         """Wait (a little) for what is being written, then stop writing."""

@@ -30,11 +30,13 @@ from gemtable.bus import Bus
 from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
+from gemtable.server.gate import Gate
 from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Bucket, Limits
 from gemtable.server.node import Local, Node
 from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
+from gemtable.store.sqlite import SqliteStore
 from gemtable.table import Status, Table, TableError
 from gemtable.table.settings import CHANGEABLE, new_settings
 from gemtable.table.view import Choices, encoded_views
@@ -98,10 +100,30 @@ class Hub:
         """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
         """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
+        self.gate = Gate()
+        """Where phones' messages wait while the changes they tell of are saved (``gate.py``): the embedded
+        store commits once a turn of the loop (the phones' connections are given it: ``phones.py``)."""
 
     async def start(self) -> None:
         self.secret = await self.store.secret()
+        if isinstance(self.store, SqliteStore) and self.node.alone:  # (a cluster's owner publishes each change)
+            self.store.commit_per_turn(self.gate.shut, self._turn_saved)
         await self.node.start()
+
+    def _turn_saved(self, lost: set[str] | None) -> None:
+        """The store committed a turn's changes (``lost`` None): what they tell goes out.  Or it could not
+        (``lost``: the tables whose changes were rolled back): nothing of it is told, the phones it was for
+        are closed and come back, and those tables are read back from the store before anything else."""
+        if lost is None:
+            self.gate.open()
+            return
+        self.gate.fail()
+        self.node.lost(lost)
+
+    def commit_now(self) -> None:
+        """Save what this turn changed before answering outside a phone's WebSocket (a new table's code)."""
+        if isinstance(self.store, SqliteStore):
+            self.store.commit_turn()
 
     async def stop(self) -> None:
         self.pacer.close()
@@ -126,6 +148,7 @@ class Hub:
                 await self.node.adopt(table)
             except TableError:
                 continue  # another node took the same code at the same moment
+            self.commit_now()  # (its code is answered over HTTP, not through the gate)
             return table
         raise TableError("full", "no table code is free; try again")
 

@@ -123,6 +123,8 @@ class Node:
         self._maintenance: asyncio.Task[None] | None = None
         self._renewed = self.clock()
         self._channel_handlers: dict[str, tuple[Handler, Handler]] = {}
+        self._lost: set[str] = set()
+        """Tables whose last changes the store could not save (``lost``): read back before they run again."""
 
     # --- life cycle -----------------------------------------------------------------------
 
@@ -230,6 +232,8 @@ class Node:
         async with local.lock:
             if not local.owned:
                 raise Moved
+            if self._lost and local.code in self._lost:
+                await self._read_back(local)
             table = local.table
             now = self.clock()
             before = (table.events, frozenset(table.runtime.connected))
@@ -266,9 +270,33 @@ class Node:
                 raise refused
             return result
 
+    def lost(self, codes: set[str]) -> None:
+        """The store could not save these tables' latest changes (a turn's commit failed, ``gate.py``): each
+        is read back from the store before its next command, and now, so that its phones see it as saved."""
+        self._lost |= codes & self.tables.keys()
+        for code in codes:
+            local = self.tables.get(code)
+            if local is not None:
+                self._spawn(self._read_back_now(local))
+
+    async def _read_back_now(self, local: Local) -> None:
+        async with local.lock:
+            if local.code in self._lost:
+                await self._read_back(local)
+
+    async def _read_back(self, local: Local) -> None:
+        self._lost.discard(local.code)
+        log.warning("table %s was not saved; reading it back from the store", local.code)
+        local.unsaved = []
+        await self._reload(local)
+        self._schedule(local)
+        self.deliver(local, True, None, None)
+
     async def save(self, local: Local) -> None:
         """Save the table's held choices (``Local.unsaved``), if it still has any."""
         async with local.lock:
+            if self._lost and local.code in self._lost:
+                await self._read_back(local)
             if not local.unsaved or not local.owned:
                 return
             try:

@@ -28,7 +28,7 @@ class Phones:
         async def send(data: bytes) -> None:
             await ws.send_text(data.decode())
 
-        conn = Conn(send, lambda code: ws.close(code=code), address, self.hub.limits)
+        conn = Conn(send, lambda code: ws.close(code=code), address, self.hub.limits, self.hub.gate)
         idle = asyncio.get_running_loop().call_later(self.hub.limits.hello_seconds, _close_if_idle, conn)
         try:  # from here on, whatever happens, the connection is counted out again (``drop``)
             await ws.accept()

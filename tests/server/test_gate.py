@@ -1,0 +1,151 @@
+"""Messages wait at the gate while what they tell is being saved (``server/gate.py``).
+
+The embedded server commits its changes once per turn of the loop; until the turn's transaction is
+committed, every message to a phone waits, and a close waits behind the messages sent before it.  If the
+commit fails, nothing that waited is sent: the phones are closed (1011) and the tables read back from the
+file.  (That every message a phone is told finds its change already in the file is held through a real
+server by ``test_held_choices.py``, which reads the file at every message.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from gemtable.server.conn import Conn
+from gemtable.server.gate import SAVE_FAILED, Gate
+from gemtable.server.hub import Hub
+from gemtable.server.limits import Limits
+from gemtable.store.sqlite import SqliteStore
+from tests.server.test_table_life import LONG
+from tests.store.test_turns import Failing
+
+
+class Socket:
+    """What a connection writes to, and how it was closed."""
+
+    def __init__(self) -> None:
+        self.wire: list[bytes] = []
+        self.closed: int | None = None
+
+    def write_now(self, data: bytes) -> bool:
+        self.wire.append(data)
+        return True
+
+    async def send(self, data: bytes) -> None:
+        self.wire.append(data)
+
+    async def close(self, code: int) -> None:
+        self.closed = code
+
+
+def connection(gate: Gate) -> tuple[Conn, Socket]:
+    socket = Socket()
+    conn = Conn(socket.send, socket.close, "10.0.0.1", Limits(), gate)
+    conn.write_now = socket.write_now
+    return conn, socket
+
+
+def test_messages_and_a_close_wait_in_their_order_until_the_gate_opens() -> None:
+    async def scenario() -> None:
+        gate = Gate()
+        conn, socket = connection(gate)
+        other, other_socket = connection(gate)
+        conn.send(b"before")
+        gate.shut()
+        conn.send(b"one")
+        other.send(b"x")
+        conn.send(b"two")
+        conn.close(4003)
+        conn.send(b"after the close")  # refused, as on any closed connection
+        await asyncio.sleep(0)
+        assert socket.wire == [b"before"] and socket.closed is None and other_socket.wire == []
+        gate.open()
+        await asyncio.sleep(0.01)
+        assert socket.wire == [b"before", b"one", b"two"] and socket.closed == 4003
+        assert other_socket.wire == [b"x"] and other_socket.closed is None
+        other.send(b"y")  # the gate is open: at once
+        assert other_socket.wire == [b"x", b"y"]
+
+    asyncio.run(scenario())
+
+
+def test_nothing_waiting_is_sent_when_the_save_fails_and_its_phones_are_closed() -> None:
+    async def scenario() -> None:
+        gate = Gate()
+        conn, socket = connection(gate)
+        quiet, quiet_socket = connection(gate)
+        gate.shut()
+        conn.send(b"a change that was not saved")
+        gate.fail()
+        await asyncio.sleep(0.01)
+        assert socket.wire == [] and socket.closed == SAVE_FAILED
+        assert quiet_socket.closed is None  # it was to be told nothing
+        quiet.send(b"later")
+        assert quiet_socket.wire == [b"later"]
+
+    asyncio.run(scenario())
+
+
+class Phone:
+    def __init__(self, hub: Hub, address: str) -> None:
+        self.hub = hub
+        self.socket = Socket()
+        self.conn = Conn(self.socket.send, self.socket.close, address, hub.limits, hub.gate)
+        self.conn.write_now = self.socket.write_now
+
+    async def say(self, **message: Any) -> None:
+        await self.hub.receive(self.conn, json.dumps({"v": 2, **message}))
+
+    def frames(self) -> list[dict[str, Any]]:
+        return [json.loads(data) for data in self.socket.wire]
+
+    def last(self, kind: str) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames()) if f["type"] == kind)
+
+
+def test_a_choice_whose_save_fails_is_told_to_nobody_and_the_table_goes_on_as_saved(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = Hub(SqliteStore(tmp_path / "gemtable.sqlite3"), allow_scripts=True)
+        await hub.start()
+        try:
+            table = await hub.create("10.0.0.1", {"script": LONG, "seconds": 60, "pause": 0.5, "countdown": 0})
+            phones = [Phone(hub, f"10.0.1.{i}") for i in range(3)]
+            for phone, name in zip(phones, ["Ann", "Bob", "Cat"], strict=True):
+                await phone.say(type="join", code=table.code, name=name)
+            await phones[0].say(type="start")
+            await asyncio.sleep(0.5)
+            decision = phones[0].last("state")["table"]["decision"]
+            told = [len(phone.socket.wire) for phone in phones]
+            store = hub.store
+            assert isinstance(store, SqliteStore)
+            store.db = Failing(store.db)  # type: ignore[assignment]
+            await phones[0].say(type="choose", move="camp", decision=decision)
+            assert hub.node.tables[table.code].table.pending == {0: "camp"}  # made, waiting to be saved
+            await asyncio.sleep(0.2)  # the commit failed at the next turn; the table is read back
+            for phone, count in zip(phones, told, strict=True):
+                assert len(phone.socket.wire) == count  # nothing of the choice was told
+                assert phone.socket.closed == SAVE_FAILED  # they come back to the table as saved
+            local = hub.node.tables[table.code]
+            assert local.owned and local.table.pending == {}
+
+            # Ann comes back on a new connection, sees no choice of hers, and chooses again.
+            token = phones[0].last("welcome")["token"]
+            back = Phone(hub, "10.0.1.0")
+            await back.say(type="hello", code=table.code, token=token)
+            await asyncio.sleep(0.1)
+            state = back.last("state")["table"]
+            assert state["decision"] == decision and state["me"]["choice"] is None
+            mark = len(back.socket.wire)
+            await back.say(type="choose", move="camp", decision=decision)
+            await asyncio.sleep(0.5)  # (told at the end of the pacer's interval, if the read-back was told just now)
+            told_back = back.frames()[mark:]
+            assert [f.get("choice") for f in told_back if f["type"] == "chosen"] == ["camp"], told_back
+            assert local.table.pending == {0: "camp"}
+        finally:
+            await hub.stop()
+            await hub.store.close()
+
+    asyncio.run(scenario())
