@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gemtable.server.conn import Conn
-from gemtable.server.gate import SAVE_FAILED, Gate
+from gemtable.server.gate import HOLD_AT_MOST, SAVE_FAILED, Gate
 from gemtable.server.hub import Hub
 from gemtable.server.limits import Limits
 from gemtable.store.sqlite import SqliteStore
@@ -85,6 +85,46 @@ def test_nothing_waiting_is_sent_when_the_save_fails_and_its_phones_are_closed()
         assert quiet_socket.closed is None  # it was to be told nothing
         quiet.send(b"later")
         assert quiet_socket.wire == [b"later"]
+
+    asyncio.run(scenario())
+
+
+def test_a_turn_that_holds_many_messages_is_committed_before_its_end() -> None:
+    async def scenario() -> None:
+        commits: list[int] = []
+
+        def commit() -> None:  # what the hub asks of the store: commit now, then the gate opens
+            commits.append(len(gate.held))
+            gate.open()
+
+        gate = Gate(commit)
+        conns = [connection(gate) for _ in range(8)]
+        gate.shut()
+        for i in range(HOLD_AT_MOST - 1):
+            conns[i % 8][0].send(b"%d" % i)
+        assert commits == [] and all(socket.wire == [] for _, socket in conns)
+        conns[0][0].send(b"the last one held")
+        assert commits == [HOLD_AT_MOST] and not gate.closed and gate.held == []
+        assert sum(len(socket.wire) for _, socket in conns) == HOLD_AT_MOST
+        assert conns[0][1].wire[-1] == b"the last one held"
+        conns[1][0].send(b"after the commit")  # the rest of the turn goes out at once
+        assert conns[1][1].wire[-1] == b"after the commit"
+
+    asyncio.run(scenario())
+
+
+def test_when_a_commit_asked_for_in_a_broadcast_fails_the_rest_of_it_is_not_sent() -> None:
+    async def scenario() -> None:
+        gate = Gate(lambda: gate.fail())  # the disk is full
+        conns = [connection(gate) for _ in range(HOLD_AT_MOST + 8)]
+        gate.shut()
+        for conn, _ in conns:  # one broadcast of a change that is not saved
+            conn.send(b"a change that was not saved")
+        await asyncio.sleep(0.01)
+        assert all(socket.wire == [] and socket.closed == SAVE_FAILED for _, socket in conns)
+        fresh, socket = connection(gate)  # the next turn: messages go out again
+        fresh.send(b"later")
+        assert socket.wire == [b"later"] and not gate.failing
 
     asyncio.run(scenario())
 

@@ -100,7 +100,7 @@ class Hub:
         """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
         """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
-        self.gate = Gate()
+        self.gate = Gate(self.commit_now)
         """Where phones' messages wait while the changes they tell of are saved (``gate.py``): the embedded
         store commits once a turn of the loop (the phones' connections are given it: ``phones.py``)."""
 
@@ -195,7 +195,7 @@ class Hub:
         If every change since was made only of secret choices, a ``chosen`` message of a few bytes goes to each
         phone of version 2 that has the state before them; anyone else gets a whole state.  Whole states are
         built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
-        if local.unsaved:  # the choices it tells of are saved first (``Node.save``)
+        if local.unsaved or self.node.is_lost(local.code):  # what it tells is saved first (``Node.save``)
             self.node.spawn(self._save_then(local, lambda: self._broadcast(local)))
             return
         if local.code not in self._held:

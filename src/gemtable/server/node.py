@@ -270,6 +270,10 @@ class Node:
                 raise refused
             return result
 
+    def is_lost(self, code: str) -> bool:
+        """Whether the table's last changes could not be saved and it is yet to be read back (``lost``)."""
+        return bool(self._lost) and code in self._lost
+
     def lost(self, codes: set[str]) -> None:
         """The store could not save these tables' latest changes (a turn's commit failed, ``gate.py``): each
         is read back from the store before its next command, and now, so that its phones see it as saved."""
