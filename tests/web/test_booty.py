@@ -171,11 +171,12 @@ def test_three_phones_and_a_tv_play_booty_hunter_by_tapping(server: ServerProces
         place(phones[turn], rotations=n % 2)
 
     # The count: diamond by diamond, markers flip from white to black, points shown.
+    for page in (*phones, tv):
+        expect(page.locator(".bh-count .results-title")).to_have_text("The count")
+    # (The record is read once the phones show the end: the last tap may still be on its way to the server.)
     final = server.get(f"/api/tables/{code}/games/1")[1]
     winners = [final["names"][str(seat)] for seat in final["winners"]]
     win_text = f"{winners[0]} wins!" if len(winners) == 1 else f"{' and '.join(winners)} share the win!"
-    for page in (*phones, tv):
-        expect(page.locator(".bh-count .results-title")).to_have_text("The count")
     expect(ann.locator(".bh-results [data-marker='black']").first).to_be_attached(timeout=5000)
     expect(ann.locator(".bh-results .bh-ring")).to_have_count(1)
     expect(ann.locator(".bh-step")).to_contain_text(re.compile(r"Diamond \d of \d"))
