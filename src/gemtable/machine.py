@@ -71,10 +71,20 @@ class FolderLock:
             self._db = None
 
 
+OPEN_MAX = 10240
+"""macOS's per-process ceiling on open files (``<sys/syslimits.h>``): its ``setrlimit(2)`` refuses a soft limit
+above ``kern.maxfilesperproc`` even where the hard limit is ``RLIM_INFINITY``, and advises
+``min(OPEN_MAX, rlim_max)``."""
+
+
 def raise_open_files() -> tuple[int, int] | None:
-    """Raise this process's open-file soft limit to its hard limit, where the system has such a limit:
+    """Raise this process's open-file soft limit as far as the system allows, where it has such a limit:
     the limits before and after (the same if it could not), or None where there is none (Windows, whose
-    sockets are not bounded by a per-process limit of this kind)."""
+    sockets are not bounded by a per-process limit of this kind).
+
+    The hard limit is asked for first (or 2^20 where the hard limit is infinite, as on macOS); a system that
+    refuses it is asked for its own per-process maximum (macOS: ``kern.maxfilesperproc``, then ``OPEN_MAX``),
+    so that a Mac does not stay at its shell's 256."""
     if sys.platform == "win32":
         return None
     try:
@@ -82,14 +92,36 @@ def raise_open_files() -> tuple[int, int] | None:
     except ImportError:  # a POSIX system without it (or a test that hides it): nothing to raise
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-    if soft == resource.RLIM_INFINITY or soft >= want:
+    if soft == resource.RLIM_INFINITY:
         return soft, soft
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    except (ValueError, OSError):
-        return soft, soft
-    return soft, want
+    infinite = hard == resource.RLIM_INFINITY
+    wants = [hard if not infinite else max(soft, 1 << 20), *_platform_maximums()]
+    for want in sorted({w if infinite else min(w, hard) for w in wants}, reverse=True):
+        if want <= soft:
+            break
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        except (ValueError, OSError):
+            continue
+        return soft, want
+    return soft, soft
+
+
+def _platform_maximums() -> list[int]:
+    """The system's own ceilings on a process's open files, where it has them beyond the hard limit: on macOS
+    ``kern.maxfilesperproc`` (through ``sysctlbyname``) and ``OPEN_MAX``; elsewhere none."""
+    if sys.platform != "darwin":
+        return []
+    found = [OPEN_MAX]
+    with contextlib.suppress(Exception):  # no libc, no such name: OPEN_MAX alone
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        value, size = ctypes.c_int(0), ctypes.c_size_t(ctypes.sizeof(ctypes.c_int))
+        if libc.sysctlbyname(b"kern.maxfilesperproc", ctypes.byref(value), ctypes.byref(size), None, 0) == 0:
+            found.append(value.value)
+    return [n for n in found if n > 0]
 
 
 def open_files_at_least(needed: int) -> None:

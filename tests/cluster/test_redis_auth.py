@@ -145,7 +145,13 @@ def test_the_documented_acl_refuses_anyone_else(tmp_path: Path) -> None:
 def test_a_node_warns_at_start_when_redis_answers_anyone(tmp_path: Path) -> None:
     nodes = Nodes(tmp_path, RedisServer(tmp_path / "redis").start(), count=1)
     try:
-        assert f"gemtable: warning: Redis at redis://127.0.0.1:{nodes.redis.port}/0 {WARNING}" in nodes.output()
+        output = nodes.output()
+        assert f"gemtable: warning: Redis at redis://127.0.0.1:{nodes.redis.port}/0 {WARNING}" in output
+        # It points at the section that gives Redis its ACL user (the one documented_acl reads), not elsewhere.
+        section = re.search(r"docs/deploy\.md, '([^']+)'", output)
+        assert section and section.group(1) == "Who may talk to Redis", output
+        assert f"### {section.group(1)}" in DEPLOY.read_text("utf-8")
+        documented_acl()
     finally:
         nodes.stop()
 

@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from gemtable.games import GameRecord, game_names, replay
 from gemtable.server import protocol
 from gemtable.server.app import create_app
+from gemtable.server.limits import Limits
 from gemtable.server.site import Site
 from gemtable.store import MemoryStore
 from tests.conformance.conftest import register_tiny_game
@@ -110,3 +112,18 @@ def test_a_whole_game_through_the_hub_recorded_and_replayed(client: TestClient) 
     assert [move for seat, move in (i for i in record["inputs"] if i[0] != "round") if seat == 0] == picks
     again = replay(GameRecord.from_json(record))
     assert again.is_over() and again.scores() == scores
+
+
+def test_binary_frames_take_from_the_rate_and_strike_out_like_any_bad_message(client: TestClient) -> None:
+    """A binary frame is refused with an error, takes from the connection's message rate and counts as a strike:
+    a device sending nothing but binary frames is closed (1008) after ``strikes_before_close`` of them, as one
+    sending bad text is (it was answered for ever, 13,559 frames a second from four sockets)."""
+    strikes = Limits().strikes_before_close
+    with client.websocket_connect("/ws", headers={"host": "127.0.0.1:8000"}) as ws:
+        codes = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(strikes + 5):
+                ws.send_bytes(b'{"type": "ping"}')
+                codes.append(json.loads(ws.receive_text())["code"])
+        assert closed.value.code == 1008
+        assert len(codes) == strikes and set(codes) <= {"binary", "slow-down"} and "binary" in codes

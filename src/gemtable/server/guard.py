@@ -158,6 +158,8 @@ def guard_server(limits: Limits) -> dict[str, Any]:
         log.info("open files: this system has no per-process limit to raise; left as it is")
     elif limits_raised[1] != limits_raised[0]:
         log.info("open files: raised the limit from %s to %s", *limits_raised)
+    else:
+        log.info("open files: the limit stays at %s (the system allows no more)", limits_raised[0])
     quiet_floods("asyncio", "uvicorn.error", "gemtable")
     return {"http": guarded_http(Guard(limits))}
 

@@ -316,6 +316,13 @@ class Hub:
             log.exception("a message from %s failed", conn.address)
             conn.tell(p.Error(code="server-error", message="something went wrong on the server"))
 
+    def refuse(self, conn: Conn, code: str, message: str) -> None:
+        """A message refused before it is read (a binary frame): it takes from the connection's rate as any
+        message does, and counts as a strike."""
+        if not conn.bucket.take(time.monotonic()):
+            code, message = "slow-down", "too many messages; slow down"
+        self._strike(conn, code, message)
+
     def _strike(self, conn: Conn, code: str, message: str) -> None:
         conn.strikes += 1
         conn.tell(p.Error(code=code, message=message))

@@ -38,9 +38,8 @@ class Phones:
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
-                if text is None:
-                    conn.strikes += 1
-                    conn.tell(p.Error(code="binary", message="send text frames of JSON"))
+                if text is None:  # a binary frame: refused like any other bad message (the rate, the strikes)
+                    self.hub.refuse(conn, "binary", "send text frames of JSON")
                     continue
                 await self.hub.receive(conn, text)
         except (WebSocketDisconnect, RuntimeError, OSError):

@@ -74,7 +74,7 @@ def check(url: str, timeout: float = 5.0) -> list[str]:
         warnings.append(
             f"Redis at {anonymous(url)} accepts connections without a password: anyone who can reach it can "
             "start games with a seed of their choosing, remove players and read choices before the reveal. "
-            "Give it an ACL user (docs/deploy.md, 'Redis settings that keep games safe') and use "
+            "Give it an ACL user (docs/deploy.md, 'Who may talk to Redis') and use "
             "redis://USER:PASSWORD@HOST:PORT/0"
         )
     return warnings
