@@ -11,6 +11,16 @@ connection became a WebSocket.  A request not complete by then is closed.  Meanw
 *unfinished* for its address; an address that already has :attr:`Limits.unfinished_per_address` of them has
 its next connection closed at once, before it costs more than a file descriptor for an instant.
 
+Responses nobody reads are the same attack the other way round: a client that sends whole requests (twenty
+pipelined GETs of a script, say) and never reads the answers kept uvicorn's request cycle waiting in
+``drain()`` for ever, and a connection closed with bytes still unsent waits for them for ever too.  So every
+connection, HTTP or WebSocket, has a write deadline (:class:`Unread`): once the transport holds more than its
+high-water mark (asyncio calls ``pause_writing``) it must be taken within :attr:`Limits.write_seconds`, and a
+connection the server closed must have been flushed by then; otherwise it is cut (``abort``) and its descriptor
+freed.  Open connections are counted per address, HTTP and WebSocket together (:attr:`Limits.sockets_per_address`),
+and near the process's open-file limit the last :attr:`Limits.reserve_sockets` descriptors go only to addresses
+that hold few: a new phone still gets in while one address holds hundreds.
+
 Two more things the process does at start (``machine.raise_open_files``, :func:`quiet_floods`): raise its
 open-file soft limit to the hard limit (a laptop's usual 1,024 is a few hundred phones), and rate-limit the
 log, since asyncio's accept loop (CPython 3.11) logs a traceback for every ``accept`` that fails for lack of
@@ -42,14 +52,47 @@ still holds), and it has its own bound on slow clients (nginx's ``client_header_
 
 
 class Guard:
-    """The unfinished requests per address, and the time each may take."""
+    """The unfinished requests per address and the time each may take; the open connections per address and in
+    all, and the time a reader may leave what it is sent."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, files: int | None = None) -> None:
         self.seconds = limits.request_seconds
         self.most = limits.unfinished_per_address
         self.unfinished: dict[str, int] = {}
         self.timed_out = 0
         self.turned_away = 0
+        self.write_seconds = limits.write_seconds
+        self.sockets_most = limits.sockets_per_address
+        self.reserve = limits.reserve_sockets
+        self.crowded = limits.crowded_address
+        self.files = files
+        """The process's open-file limit, where it has one: the last :attr:`reserve` are kept for new phones."""
+        self.sockets: dict[str, int] = {}
+        self.open = 0
+        self.cut = 0
+        """Connections cut because their reader did not read (``write_seconds``)."""
+        self.refused = 0
+        """Connections closed on arrival: their address held too many, or the reserve was reached."""
+
+    def connect(self, address: str, admitted: bool = False) -> bool:
+        """A connection is accepted from ``address``: counted, or refused (False) unless ``admitted`` already."""
+        held = self.sockets.get(address, 0)
+        if address not in PROXIES and not admitted:
+            crowded = self.files is not None and self.open >= self.files - self.reserve and held >= self.crowded
+            if held >= self.sockets_most or crowded:
+                self.refused += 1
+                return False
+        self.sockets[address] = held + 1
+        self.open += 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        self.open -= 1
+        left = self.sockets.get(address, 1) - 1
+        if left > 0:
+            self.sockets[address] = left
+        else:
+            self.sockets.pop(address, None)
 
     def enter(self, address: str) -> bool:
         if address in PROXIES:
@@ -71,16 +114,74 @@ class Guard:
             self.unfinished.pop(address, None)
 
 
-def guarded_http(guard: Guard) -> type[asyncio.Protocol]:
-    """uvicorn's h11 protocol, with ``guard``'s deadline and count per address (pass it as ``http=``)."""
+class Unread:
+    """A write deadline for a protocol on an asyncio transport (mixed into the HTTP and the WebSocket protocol).
 
-    class GuardedH11(H11Protocol):
+    asyncio's transport never blocks: it keeps what the socket does not take and calls ``pause_writing`` once it
+    holds more than its high-water mark, ``resume_writing`` once the reader caught up.  Paused for longer than
+    ``guard.write_seconds``, the connection is cut; so is one closed by the server whose bytes are still unsent
+    that long after (``transport.close`` waits for them for ever).  Only public ``asyncio.Protocol`` and
+    ``Transport`` calls are used."""
+
+    guard: Guard
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    _stall: asyncio.TimerHandle | None = None
+    _address = "?"
+    _counted = False
+
+    def _count(self, transport: asyncio.BaseTransport, admitted: bool = False) -> bool:
+        peer = transport.get_extra_info("peername")
+        self._address = address_key(str(peer[0]) if isinstance(peer, tuple) and peer else "?")
+        self._counted = self.guard.connect(self._address, admitted)
+        return self._counted
+
+    def _uncount(self) -> None:
+        self._unstall()
+        if self._counted:
+            self._counted = False
+            self.guard.disconnect(self._address)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()  # type: ignore[misc]
+        self._stalled()
+
+    def resume_writing(self) -> None:
+        self._unstall()
+        super().resume_writing()  # type: ignore[misc]
+
+    def _stalled(self) -> None:
+        if self._stall is None:
+            self._stall = self.loop.call_later(self.guard.write_seconds, self._cut)
+
+    def _unstall(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def _closed_unsent(self) -> None:
+        """The server closed the connection: if bytes are still waiting for the reader, they get their time."""
+        if self.transport.get_write_buffer_size() > 0:
+            self._stalled()
+
+    def _cut(self) -> None:
+        self._stall = None
+        self.guard.cut += 1
+        self.transport.abort()
+
+
+def guarded_http(guard: Guard) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, with ``guard``'s deadlines and counts per address (pass it as ``http=``)."""
+
+    class GuardedH11(Unread, H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
-        _address = "?"
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self.guard = guard
             super().connection_made(transport)
-            self._address = address_key(self.client[0] if self.client else "?")
+            if not self._count(transport):
+                transport.abort()
+                return
             self._begin()
 
         def data_received(self, data: bytes) -> None:
@@ -90,9 +191,21 @@ def guarded_http(guard: Guard) -> type[asyncio.Protocol]:
             upgraded = self.transport.get_protocol() is not self
             if self._deadline is not None and (upgraded or self.conn.their_state not in RECEIVING):
                 self._end()
+            if upgraded:  # the WebSocket protocol counts the socket from here on (``guarded_ws``)
+                self._uncount()
+
+        def timeout_keep_alive_handler(self) -> None:
+            super().timeout_keep_alive_handler()
+            self._closed_unsent()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.transport.is_closing():  # ``Connection: close``: answered, and closed with what is unsent
+                self._closed_unsent()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._end()
+            self._uncount()
             super().connection_lost(exc)
 
         def _begin(self) -> None:
@@ -114,6 +227,26 @@ def guarded_http(guard: Guard) -> type[asyncio.Protocol]:
             self.transport.close()
 
     return GuardedH11
+
+
+def guarded_ws(guard: Guard, base: type[asyncio.Protocol]) -> type[asyncio.Protocol]:
+    """A WebSocket protocol class (``base``: ``websocket.SmallDeflate``) with ``guard``'s write deadline and
+    count per address (pass it as ``ws=``)."""
+
+    class GuardedWebSocket(Unread, base):  # type: ignore[valid-type, misc]
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            self.guard = guard
+            super().connection_made(transport)
+            # Admitted already as an HTTP connection: counted even past the bound (the hub has its own for
+            # WebSockets), so that the address's figure stays true.
+            self._count(transport, admitted=True)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._uncount()
+            super().connection_lost(exc)
+
+    GuardedWebSocket.__name__ = GuardedWebSocket.__qualname__ = f"Guarded{base.__name__}"
+    return GuardedWebSocket
 
 
 class OncePerInterval(logging.Filter):
@@ -150,9 +283,10 @@ def quiet_floods(*names: str, seconds: float = 10.0) -> None:
         logging.getLogger(name).addFilter(OncePerInterval(seconds))
 
 
-def guard_server(limits: Limits) -> dict[str, Any]:
+def guard_server(limits: Limits, ws: type[asyncio.Protocol] | str | None = None) -> dict[str, Any]:
     """Everything above, done for ``gemtable serve``: the open-file limit raised, the log rate-limited, and
-    the keyword arguments for ``uvicorn.run`` that install the guarded protocol."""
+    the keyword arguments for ``uvicorn.Config`` that install the guarded protocols (``ws``: the WebSocket
+    protocol class to guard; one of uvicorn's own by name is passed on unguarded)."""
     limits_raised = raise_open_files()
     if limits_raised is None:
         log.info("open files: this system has no per-process limit to raise; left as it is")
@@ -161,7 +295,11 @@ def guard_server(limits: Limits) -> dict[str, Any]:
     else:
         log.info("open files: the limit stays at %s (the system allows no more)", limits_raised[0])
     quiet_floods("asyncio", "uvicorn.error", "gemtable")
-    return {"http": guarded_http(Guard(limits))}
+    guard = Guard(limits, files=limits_raised[1] if limits_raised else None)
+    chosen: dict[str, Any] = {"http": guarded_http(guard)}
+    if ws is not None:
+        chosen["ws"] = guarded_ws(guard, ws) if isinstance(ws, type) else ws
+    return chosen
 
 
-__all__ = ["Guard", "OncePerInterval", "guard_server", "guarded_http", "quiet_floods"]
+__all__ = ["Guard", "OncePerInterval", "Unread", "guard_server", "guarded_http", "guarded_ws", "quiet_floods"]

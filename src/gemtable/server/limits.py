@@ -70,6 +70,17 @@ class Limits:
     (``gemtable.server.guard``: uvicorn has no such bound)."""
     unfinished_per_address: int = 16
     """Connections from one address whose request is still coming in; more are closed at once."""
+    sockets_per_address: int = 96
+    """Open connections from one address, HTTP and WebSocket together (a WebSocket counts here and in
+    :attr:`connections_per_address`); more are closed as soon as they are accepted."""
+    write_seconds: float = 10.0
+    """A connection whose reader does not take what it is sent: once the server holds more than the socket's
+    high-water mark for it (64 KiB), or still holds anything this long after it closed the connection, it is cut
+    (``gemtable.server.guard``: uvicorn waits for such a reader for ever)."""
+    reserve_sockets: int = 64
+    """Descriptors kept for new phones: once the server's open connections come within this many of its open-file
+    limit, an address that already holds :attr:`crowded_address` of them gets no more."""
+    crowded_address: int = 4
     max_body: int = 64 * 1024
     """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
     buckets_kept: int = 10_000

@@ -3,12 +3,13 @@ ones under ``/static/``, and each registered game's own ``web/`` folder under ``
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from gemtable.games import Manifest, manifests
@@ -22,7 +23,9 @@ def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         path = WEB / name
         if not path.exists():
             return PlainTextResponse("the pages are not built into this copy of gemtable", status_code=404)
-        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+        # Read whole (a few KB): the response holds no open file while a slow reader takes it.
+        media = mimetypes.guess_type(name)[0] or "text/html"
+        return Response(path.read_bytes(), media_type=media, headers={"Cache-Control": "no-cache"})
 
     return serve
 

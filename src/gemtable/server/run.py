@@ -180,14 +180,13 @@ def serve(args: argparse.Namespace) -> int:
             segno.make(site.public_url + "/", error="l").terminal(compact=True)
 
     logging.getLogger("uvicorn.error").addFilter(QuietBadText())
-    guarded = guard_server(limits)  # half-sent requests, the open-file limit, a flooding log
+    guarded = guard_server(limits, WS_IMPL)  # half-sent requests, unread answers, the open-file limit, the log
     config = uvicorn.Config(
         app,
         **guarded,
         host=args.host,
         port=port,
         log_level="warning",
-        ws=WS_IMPL,
         ws_max_size=MAX_FRAME,
         ws_ping_interval=PING_SECONDS,  # a silent phone only (``websocket.py``)
         ws_ping_timeout=PING_SECONDS,

@@ -7,10 +7,12 @@ again on each visit with ``If-None-Match``, and an unchanged file costs a
 files have no versioned URLs: a new release must be seen at the next load, and
 a revalidation is one small round trip on the LAN.)
 
-Text files (JS, CSS, JSON, SVG) go out gzip-compressed to a browser that
-accepts it; each file is compressed once and kept in memory while its size and
-modification time stay the same (the whole folder is about 200 KB).  PNGs are
-compressed already and go out as they are.
+Every file is read once and kept in memory while its size and modification time stay the same (the whole
+folder is about 350 KB), and text files (JS, CSS, JSON, SVG) are gzip-compressed once, for a browser that
+accepts it; PNGs are compressed already and go out as they are.  From memory, a response holds no open file
+while a slow reader takes it (a client that asks for a script again and again and reads nothing held a
+descriptor per request; docs/security.md, "Answers nobody reads").  A request for a byte range (a video, as
+Safari asks for it) goes Starlette's way, from the file.
 
 This is a subclass of Starlette's ``StaticFiles`` rather than ``GZipMiddleware``
 around the whole app: it touches only ``/static`` responses, never the
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import mimetypes
 import os
 from pathlib import Path
 
@@ -36,46 +39,49 @@ MIN_SIZE = 256
 
 
 class CompressedStatic(StaticFiles):
-    """``StaticFiles`` with ``Cache-Control`` on every file and gzip for text files."""
+    """``StaticFiles`` from memory, with ``Cache-Control`` and an ``ETag`` on every file and gzip for text files."""
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory)
-        self._gz: dict[str, tuple[tuple[int, int], bytes, str]] = {}
+        self._files: dict[str, tuple[tuple[int, int], tuple[bytes, str, bytes | None, str]]] = {}
 
     def file_response(
         self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
     ) -> Response:
         request = Headers(scope=scope)
         path = str(full_path)
-        wants_gzip = "gzip" in request.get("accept-encoding", "").lower()
-        if (
-            status_code != 200
-            or not wants_gzip
-            or Path(path).suffix not in COMPRESSIBLE
-            or stat_result.st_size < MIN_SIZE
-        ):
+        suffix = Path(path).suffix
+        if "range" in request:
             response = super().file_response(full_path, stat_result, scope, status_code)
             response.headers["cache-control"] = CACHE_CONTROL
-            if Path(path).suffix in COMPRESSIBLE:
-                response.headers["vary"] = "Accept-Encoding"
             return response
-        body, etag = self._compressed(path, stat_result)
-        headers = {"etag": etag, "cache-control": CACHE_CONTROL, "vary": "Accept-Encoding"}
-        if _matches(request.get("if-none-match", ""), etag):
+        raw, etag, packed, packed_etag = self._kept(path, stat_result)
+        gz = packed is not None and "gzip" in request.get("accept-encoding", "").lower()
+        body, tag = (packed, packed_etag) if gz and packed is not None else (raw, etag)
+        headers = {"etag": tag, "cache-control": CACHE_CONTROL}
+        if suffix in COMPRESSIBLE:
+            headers["vary"] = "Accept-Encoding"
+        if status_code == 200 and _matches(request.get("if-none-match", ""), tag):
             return NotModifiedResponse(Headers(headers))
-        media = super().file_response(full_path, stat_result, scope).media_type
-        return Response(body, media_type=media, headers={**headers, "content-encoding": "gzip"})
+        if gz:
+            headers["content-encoding"] = "gzip"
+        media = mimetypes.guess_type(path)[0] or "text/plain"
+        return Response(body, status_code=status_code, media_type=media, headers=headers)
 
-    def _compressed(self, path: str, stat_result: os.stat_result) -> tuple[bytes, str]:
+    def _kept(self, path: str, stat_result: os.stat_result) -> tuple[bytes, str, bytes | None, str]:
+        """The file's bytes and ETag, and for a text file its gzip-compressed bytes and theirs: read once."""
         key = (stat_result.st_mtime_ns, stat_result.st_size)
-        cached = self._gz.get(path)
-        if cached is not None and cached[0] == key:
-            return cached[1], cached[2]
+        kept = self._files.get(path)
+        if kept is not None and kept[0] == key:
+            return kept[1]
         raw = Path(path).read_bytes()
-        body = gzip.compress(raw, compresslevel=9, mtime=0)
-        etag = f'"{hashlib.sha256(raw).hexdigest()[:20]}-gz"'
-        self._gz[path] = (key, body, etag)
-        return body, etag
+        digest = hashlib.sha256(raw).hexdigest()[:20]
+        packed = None
+        if Path(path).suffix in COMPRESSIBLE and len(raw) >= MIN_SIZE:
+            packed = gzip.compress(raw, compresslevel=9, mtime=0)
+        entry = (raw, f'"{digest}"', packed, f'"{digest}-gz"')
+        self._files[path] = (key, entry)
+        return entry
 
 
 def _matches(if_none_match: str, etag: str) -> bool:
