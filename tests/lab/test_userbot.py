@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.platforms.test_windowsish import windowsish_env
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "bots"
 
@@ -142,6 +144,30 @@ def test_a_bot_stuck_inside_c_code_is_killed_and_named(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert "bot 'stuck' did not answer within 0.2 s and could not be interrupted" in result.stderr
+
+
+def test_two_workers_stuck_in_c_code_under_a_sigterm_handler_are_both_ended(tmp_path: Path) -> None:
+    """When the overseer kills one stuck worker, the pool asks the other to end with SIGTERM; a worker stuck in C
+    code with a Python SIGTERM handler (its bot's, or coverage.py's) never acts on it.  The overseer goes on
+    watching until every worker has ended, so the run ends with the bot named instead of waiting for ever."""
+    path = bot_file(
+        tmp_path,
+        "stubborn",
+        (
+            "import signal, sys\n"
+            "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # runs only between bytecodes\n"
+            "def choose(view, moves, rng):\n"
+            "    if view.cave >= 2:\n"
+            "        sum(range(10 ** 13))\n"
+            "    return 'deeper'\n"
+        ),
+    )
+    result = gemtable(  # spawned workers, as on Windows and macOS (where it hung 2 runs of 3)
+        *("simulate", "--bot", path, "--bots", "cautious", "--games", "20", "--time-limit", "0.2", "--jobs", "2"),
+        env=windowsish_env(),
+    )
+    assert result.returncode == 1, result.stderr
+    assert "bot 'stubborn' did not answer within 0.2 s and could not be interrupted" in result.stderr
 
 
 def test_an_illegal_move_and_a_broken_file_are_clear_errors(tmp_path: Path) -> None:

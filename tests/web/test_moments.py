@@ -44,7 +44,6 @@ def in_view(page: Any, selector: str) -> bool:
 
 
 def test_relic_collapse_time_out_and_the_final_reveal(server: ServerProcess, browser: Browser, shot: Any) -> None:
-    # A pause of 6 s between caves: the reload during the collapse must not race the next cave on a busy machine.
     code = server.create_table(script=SCRIPT, options={"caves": 2}, seconds=5, pause=6)
     ann = browser.desktop("ann")
     join(ann, code, "Ann")
@@ -83,10 +82,16 @@ def test_relic_collapse_time_out_and_the_final_reveal(server: ServerProcess, bro
     expect(tv.locator("body")).to_have_attribute("data-last-sound", "collapse")
     expect(tv.locator("#clock")).to_contain_text("Next cave in")
     shot(tv, "moments-tv-collapse")
+    # The host holds the collapse with Pause (the pause between caves keeps its rest), so that the reload below
+    # never races the next cave on a busy machine.
+    ann.locator("#host-strip button").first.tap()  # Pause
+    expect(ann.locator("#resume")).to_be_visible()
     bob.reload()  # a phone that reloads during the collapse still knows who lost what
     expect(bob.locator("#who")).to_have_text("Bob")
     text(bob).to_contain_text("Bob lost 7 gems.")
+    text(bob).to_contain_text("The cave collapsed!")
     shot(bob, "moments-phone-collapse-after-reload")
+    ann.locator("#resume").tap()
 
     # Cave 2: Bob says nothing; the clock walks him out with what he carried and his share.
     text(bob).to_contain_text("Cave 2 of 2", timeout=12_000)

@@ -55,6 +55,23 @@ def test_the_start_page_creates_a_table_and_lands_on_the_name_prompt(
     other.get_by_role("button", name="Join", exact=True).tap()
     expect(other.locator("#code-error")).to_have_text("There is no table with that code.")
 
+    # A tap on Join while the page's words are still on their way (held here, as on a slow phone) waits for
+    # them: the browser does not submit the form its own way, which reloaded the page and lost the code.
+    slow = browser.phone("slow")
+    held: list[Any] = []
+    slow.route(re.compile(r"/static/i18n/"), held.append)
+    with slow.expect_request(re.compile(r"/static/i18n/")):  # asked for once the page's script runs
+        slow.goto("/", wait_until="commit")
+    slow.locator("#code").fill("QQQQ")
+    slow.locator("#code-form button").tap()
+    expect(slow.locator("#code")).to_have_value("QQQQ")  # no reload
+    assert held, "the page's words were not asked for"
+    slow.unroute(re.compile(r"/static/i18n/"))
+    for route in held:
+        route.continue_()
+    expect(slow.locator("#code-error")).to_have_text("There is no table with that code.")
+    assert slow.url.endswith("/")
+
     desk = browser.desktop("desktop")
     desk.goto("/")
     expect(desk.locator("h1")).to_be_visible()

@@ -44,18 +44,18 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(
     join(ann, code, "Ann")
     bob = browser.phone("bob")
     join(bob, code, "Bob")
-    ann.wait_for_function("window.__calls.wake === 0")  # no wake lock in the lobby
+    ann.wait_for_function("() => window.__calls.wake === 0")  # no wake lock in the lobby
     ann.locator("#start").tap()
     expect(ann.locator("#move-deeper")).to_be_visible()
 
     # The screen stays awake during the game, and the lock comes back after the page was hidden.
-    ann.wait_for_function("window.__calls.wake === 1")
+    ann.wait_for_function("() => window.__calls.wake === 1")
     ann.evaluate(
         "window.__calls.lock.dispatchEvent(new Event('release'));document.dispatchEvent(new Event('visibilitychange'))"
     )
-    ann.wait_for_function("window.__calls.wake === 2")
+    ann.wait_for_function("() => window.__calls.wake === 2")
     # The first card made the phone buzz.
-    ann.wait_for_function("window.__calls.vibrate.length === 1")
+    ann.wait_for_function("() => window.__calls.vibrate.length === 1")
 
     tap(ann, "deeper")
     expect(ann.locator(".choice-note")).to_contain_text("Your choice: Deeper")
@@ -79,7 +79,7 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(
     tap(bob, "deeper")
     expect(ann.locator("main")).to_contain_text("Everyone went deeper.")
     expect(ann.locator("main")).to_contain_text("Another Fire collapses the cave!")
-    ann.wait_for_function("window.__calls.vibrate.length === 2")
+    ann.wait_for_function("() => window.__calls.vibrate.length === 2")
 
 
 def test_a_seat_opened_on_another_phone_moves_there_and_can_come_back(server: ServerProcess, browser: Browser) -> None:

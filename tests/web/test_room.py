@@ -127,7 +127,7 @@ def test_the_screen_stays_awake_over_plain_http_with_the_looping_video(server: S
     for page in (ann, bob):
         tap(page, "deeper")
     expect(ann.locator("#results")).to_be_visible(timeout=10_000)
-    ann.wait_for_function("document.querySelector('video.keep-awake').paused")
+    ann.wait_for_function("() => document.querySelector('video.keep-awake').paused")
 
 
 def test_a_tap_while_reconnecting_is_sent_when_the_connection_is_back(

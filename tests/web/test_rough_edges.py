@@ -130,7 +130,7 @@ def test_vibration_is_a_switch_on_the_phone_off_with_reduced_motion(server: Serv
     calm.locator("#start").tap()
     for page in (calm, busy):
         expect(page.locator("#move-deeper")).to_be_visible()
-    busy.wait_for_function("window.__calls.vibrate.length === 1")  # the first card, on a phone in motion
+    busy.wait_for_function("() => window.__calls.vibrate.length === 1")  # the first card, on a phone in motion
     assert calm.evaluate("window.__calls.vibrate.length") == 0  # reduced motion: off until switched on
     calm.locator("#invite-btn").tap()
     switch = calm.get_by_role("switch", name="Vibrate for a new card and for my turn")
@@ -139,7 +139,7 @@ def test_vibration_is_a_switch_on_the_phone_off_with_reduced_motion(server: Serv
     calm.locator("#invite-close").tap()
     for page in (calm, busy):
         page.locator("#move-deeper").tap()
-    calm.wait_for_function("window.__calls.vibrate.length === 1")  # the next card buzzes now
+    calm.wait_for_function("() => window.__calls.vibrate.length === 1")  # the next card buzzes now
     calm.reload()
     calm.locator("#invite-btn").tap()
     expect(calm.get_by_role("switch", name="Vibrate for a new card and for my turn")).to_be_checked()  # remembered

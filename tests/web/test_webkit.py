@@ -109,23 +109,26 @@ def qr_text(page: Page, css: str) -> list[str]:
         f"{css} to be loaded",
     )
     page.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", css)
-    rect = page.js(
-        "const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
-        "return [r.left, r.top, r.width, r.height].map(Math.round)",
-        css,
-    )
-    left, top, width, height = rect
-    margin = 16  # the quiet zone a camera needs around the code
-    box = (left - margin, top - margin, width + 2 * margin, height + 2 * margin)
+    where: list[int] = []
 
-    # Read as a camera does, frame after frame: a screenshot can come before the image is painted.
+    # Read as a camera does, frame after frame: a screenshot can come before the image is painted, and the
+    # page may still be laying itself out (a TV refits its stage as people arrive), so each frame is read
+    # where the code is at that moment.
     def read() -> list[str]:
+        where[:] = page.js(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+            "return [r.left, r.top, r.width, r.height].map(Math.round)",
+            css,
+        )
+        left, top, width, height = where
+        margin = 16  # the quiet zone a camera needs around the code
         png = page.driver.get_screenshot_as_png()
         SHOTS.mkdir(parents=True, exist_ok=True)
         (SHOTS / f"webkit-qr-read-{page.label}.png").write_bytes(png)  # the last frame read, to look at
-        return read_qr(png, box)
+        return read_qr(png, (left - margin, top - margin, width + 2 * margin, height + 2 * margin))
 
-    return page.until(read, f"the QR code in {css} at {rect} to read", 5)
+    # (The wait is a ceiling for a page that never shows it, not a measure: each try takes a screenshot.)
+    return page.until(read, f"the QR code in {css} to read", 20)
 
 
 # The TV's moments, caught by the page itself as they come (a beat is 2 s: no polling from here could be sure to

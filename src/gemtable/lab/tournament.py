@@ -244,19 +244,22 @@ def run(
         extra = {"mp_context": context, "initializer": init_worker, "initargs": (slots, context.Value("i", 0))}
         watch = Overseer(slots, tournament.time_limit)
     pool = ProcessPoolExecutor(max_workers=workers, **extra)
-    try:
-        with watch:
+    # The overseer watches until every worker has ended: when one is killed, the pool asks the others to end
+    # with SIGTERM, which a worker stuck in C code under a Python SIGTERM handler (its bot's, or coverage's)
+    # never acts on; the overseer's SIGKILL ends it, and the shutdown does not wait for ever.
+    with watch:
+        try:
             futures = [pool.submit(play_range, tournament, first, last) for first, last in parts]
             for future in futures:
                 part = future.result()
                 results.add(part)
                 if progress:
                     progress(part.games)
-    except BrokenProcessPool:
-        failure = killed_report(slots, [spec.name for spec in tournament.user], tournament.time_limit)
-        raise failure or GameError("a worker process died") from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        except BrokenProcessPool:
+            failure = killed_report(slots, [spec.name for spec in tournament.user], tournament.time_limit)
+            raise failure or GameError("a worker process died") from None
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 

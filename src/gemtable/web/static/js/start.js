@@ -10,6 +10,7 @@ import { optionInput, optionValue, optionValues, presetOptions, secondsOptions, 
 // (each with its type, range, default and label), the seconds a decision or a turn may take, and whether
 // its turns run one after another (then the turn clock may be switched off).
 let games = [];
+let ready = Promise.resolve();  // the page's words and the catalogue: the forms wait for them
 let secondsFor = null;
 let optionsFor = null;
 
@@ -83,6 +84,7 @@ function fail(sel, text) {
 
 async function create(event) {
   event.preventDefault();
+  await ready.catch(() => {});  // (a page that failed to load its words still tries)
   const game = chosen();
   if (!game) return;
   const options = optionValues(game);
@@ -103,6 +105,7 @@ async function create(event) {
 
 async function join(event) {
   event.preventDefault();
+  await ready.catch(() => {});  // (a page that failed to load its words still tries)
   const code = $('#code').value.toUpperCase().replace(/[^A-Z]/g, '');
   if (code.length !== 4) {
     fail('#code-error', t('start.code_help'));
@@ -135,7 +138,7 @@ async function phonesNote() {
   $('#phones-note').hidden = false;
 }
 
-async function main() {
+async function setup() {
   await initLang();
   await loadTexts('forms');  // the start page's and the host's sheet's words
   $('#lang-slot').replaceWith(langSwitch());
@@ -144,11 +147,18 @@ async function main() {
   $('#game').addEventListener('change', fillPresets);
   $('#preset').addEventListener('change', () => syncPreset(true));
   $('#opt-clock').addEventListener('change', syncClock);
+  games = await catalogue();
+  fillGames();
+}
+
+function main() {
+  // The forms are caught before anything is loaded: a tap on Join or Create while the page's words are still
+  // on their way (a slow phone, a busy laptop) waits for them, instead of the browser submitting the form its
+  // own way, which reloads the page and loses what was typed.
   $('#new-form').addEventListener('submit', create);
   $('#code-form').addEventListener('submit', join);
   $('#code').addEventListener('input', () => { $('#code-error').hidden = true; });
-  games = await catalogue();
-  fillGames();
+  ready = setup();
 }
 
 main();

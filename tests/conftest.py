@@ -1,0 +1,57 @@
+"""The order the suite runs in: the longest modules first.
+
+``scripts/test`` runs the suite in several processes with ``--dist loadscope``: a module's tests stay in one
+process (the browser tests' Chromium and server are per module), and each process takes the next module when it
+is done.  Started in collection order, the browser modules (``tests/web``, last alphabetically) all ran together
+at the end, four Chromiums at once on two cores, and the longest of them finished last.  Here the modules are
+handed out longest first (each one's seconds in the gate, measured under coverage with four processes), so that
+the long ones overlap the short and none is left running alone at the end.  A module not listed goes after these,
+in collection order; the figures need only be roughly right.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+COST = {
+    "tests/web/test_stage_matrix.py": 218,
+    "tests/web/test_a11y.py": 191,
+    "tests/web/test_webkit.py": 183,
+    "tests/web/test_stage.py": 165,
+    "tests/security/test_limits.py": 110,
+    "tests/security/test_secrecy_wire.py": 105,
+    "tests/web/test_reflow.py": 104,
+    "tests/web/test_installed_wheel.py": 95,
+    "tests/security/test_fuzz_ws.py": 74,
+    "tests/web/test_host.py": 73,
+    "tests/web/test_booty.py": 66,
+    "tests/web/test_rough_edges.py": 65,
+    "tests/web/test_booty_spots.py": 48,
+    "tests/web/test_room.py": 48,
+    "tests/web/test_play.py": 46,
+    "tests/security/test_cheating.py": 45,
+    "tests/web/test_moments.py": 44,
+    "tests/cluster/test_cluster.py": 43,
+    "tests/web/test_tv_pairing.py": 43,
+    "tests/bench/test_bench_server.py": 41,
+    "tests/security/test_origin.py": 39,
+    "tests/web/test_recap.py": 38,
+    "tests/tools/test_soak_smoke.py": 37,
+    "tests/web/test_decision_clock.py": 36,
+    "tests/server/test_host.py": 33,
+    "tests/conformance/test_conformance.py": 33,
+    "tests/cluster/test_redis_auth.py": 32,
+    "tests/table/test_table_properties.py": 30,
+    "tests/web/test_lobby.py": 29,
+    "tests/web/test_pages.py": 28,
+    "tests/server/test_table_life.py": 26,
+    "tests/web/test_reconnect.py": 25,
+    "tests/web/test_booty_tv.py": 21,
+    "tests/security/test_slowloris.py": 19,
+    "tests/web/test_tv_remote.py": 19,
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Longest modules first (a stable sort: the tests of a module keep their order)."""
+    items.sort(key=lambda item: -COST.get(item.nodeid.split("::", 1)[0], 0))
