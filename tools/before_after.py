@@ -19,10 +19,20 @@ from gemtable.bench.launch import Launcher
 Attack = Callable[[argparse.Namespace, Launcher], Coroutine[Any, Any, dict[str, Any]]]
 
 
-def run_one(attack: Attack, args: argparse.Namespace, src: str | None, label: str, prefix: str) -> dict[str, Any]:
-    """One run of ``attack`` against a server of the package in ``src`` (None: this checkout)."""
+def run_one(
+    attack: Attack,
+    args: argparse.Namespace,
+    src: str | None,
+    label: str,
+    prefix: str,
+    preexec: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """One run of ``attack`` against a server of the package in ``src`` (None: this checkout); ``preexec`` runs in
+    the server's process before it starts (resource limits)."""
     with tempfile.TemporaryDirectory(prefix=prefix) as folder:
-        server = Launcher(Path(folder) / "data", [], env={"PYTHONPATH": src} if src else None).start()
+        server = Launcher(Path(folder) / "data", [], env={"PYTHONPATH": src} if src else None)
+        server.preexec = preexec
+        server.start()
         try:
             load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
             figures = asyncio.run(attack(args, server))
@@ -31,10 +41,12 @@ def run_one(attack: Attack, args: argparse.Namespace, src: str | None, label: st
     return {"label": label, "src": src or "this checkout", "load_average": [round(x, 2) for x in load], **figures}
 
 
-def runs(attack: Attack, args: argparse.Namespace, prefix: str) -> list[dict[str, Any]]:
+def runs(
+    attack: Attack, args: argparse.Namespace, prefix: str, preexec: Callable[[], None] | None = None
+) -> list[dict[str, Any]]:
     """The run "before" (if ``args.before`` names a src folder), then this checkout's."""
     done = []
     if args.before:
-        done.append(run_one(attack, args, str(Path(args.before).resolve()), "before", prefix))
-    done.append(run_one(attack, args, None, "after" if args.before else "this checkout", prefix))
+        done.append(run_one(attack, args, str(Path(args.before).resolve()), "before", prefix, preexec))
+    done.append(run_one(attack, args, None, "after" if args.before else "this checkout", prefix, preexec))
     return done

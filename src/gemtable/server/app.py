@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket
 from gemtable.bus import Bus
 from gemtable.server import pages
 from gemtable.server.api import QR_CACHE, Api
+from gemtable.server.budget import RequestBudget
 from gemtable.server.gcpolicy import keep_frozen
 from gemtable.server.hub import Hub
 from gemtable.server.limits import Limits
@@ -60,6 +61,7 @@ def create_app(
 
     app = Starlette(routes=[*pages.routes(), *Api(hub, store, site).routes()], lifespan=lifespan)
     app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
+    app.add_middleware(RequestBudget, limits=hub.limits, site=site)  # requests per address; no API for other sites
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.host_headers), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     phones = Phones(hub)

@@ -336,10 +336,11 @@ class Hub:
             await self._hello(conn, message)
         elif isinstance(message, p.Join):
             await self._join(conn, message)
-        elif isinstance(message, p.Sync):
+        elif isinstance(message, p.Sync):  # a whole state, as a hello brings: under the same budget
             local = self.node.tables.get(conn.code or "")
             if local is None:
                 raise TableError("no-table", "say hello to a table first")
+            self._count_hello(conn)
             await self._reply(local, conn)
         else:
             await self._command(conn, message)

@@ -81,6 +81,14 @@ class Limits:
     """Descriptors kept for new phones: once the server's open connections come within this many of its open-file
     limit, an address that already holds :attr:`crowded_address` of them gets no more."""
     crowded_address: int = 4
+    requests_per_second: float = 30.0
+    request_burst: float = 300.0
+    """HTTP requests per address, any path (``budget.py``): a page load is about 30 (its files are served from
+    memory); a household behind one address loading the pages together fits in the burst."""
+    api_per_second: float = 5.0
+    api_burst: float = 60.0
+    """HTTP requests to ``/api/*`` per address, on top of the above: a page asks for a handful; the TV's pairing
+    asks every second or two."""
     max_body: int = 64 * 1024
     """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
     buckets_kept: int = 10_000
