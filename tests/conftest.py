@@ -4,8 +4,8 @@
 process (the browser tests' Chromium and server are per module), and each process takes the next module when it
 is done.  Started in collection order, the browser modules (``tests/web``, last alphabetically) all ran together
 at the end, four Chromiums at once on two cores, and the longest of them finished last.  Here the modules are
-handed out longest first (each one's seconds in the gate, measured under coverage with four processes), so that
-the long ones overlap the short and none is left running alone at the end.  A module not listed goes after these,
+handed out longest first (each one's seconds in the gate, measured under coverage with four processes), a browser
+module and another in turn, so that the long ones overlap the short and none is left running alone at the end.  A module not listed goes after these,
 in collection order; the figures need only be roughly right.
 """
 
@@ -53,5 +53,16 @@ COST = {
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest modules first (a stable sort: the tests of a module keep their order)."""
-    items.sort(key=lambda item: -COST.get(item.nodeid.split("::", 1)[0], 0))
+    """Longest modules first, a browser module and another in turn (two browsers at once on two cores slow each
+    other down; a module that waits on clocks and sockets beside one does not); a module's tests keep their
+    order."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    by_cost = sorted(modules, key=lambda module: -COST.get(module, 0))  # (stable: unlisted ones as collected)
+    browsers = [m for m in by_cost if m.startswith("tests/web/") and m in COST]
+    others = [m for m in by_cost if m not in browsers]
+    order: list[str] = []
+    while browsers or others:
+        order += [queue.pop(0) for queue in (browsers, others) if queue]
+    items[:] = [item for module in order for item in modules[module]]

@@ -59,16 +59,16 @@ def test_the_start_page_creates_a_table_and_lands_on_the_name_prompt(
     # them: the browser does not submit the form its own way, which reloaded the page and lost the code.
     slow = browser.phone("slow")
     held: list[Any] = []
-    slow.route(re.compile(r"/static/i18n/"), held.append)
+    slow.route(re.compile(r"/static/i18n/"), lambda route: held.append(route))
     with slow.expect_request(re.compile(r"/static/i18n/")):  # asked for once the page's script runs
         slow.goto("/", wait_until="commit")
     slow.locator("#code").fill("QQQQ")
     slow.locator("#code-form button").tap()
     expect(slow.locator("#code")).to_have_value("QQQQ")  # no reload
     assert held, "the page's words were not asked for"
-    slow.unroute(re.compile(r"/static/i18n/"))
     for route in held:
         route.continue_()
+    slow.unroute(re.compile(r"/static/i18n/"))
     expect(slow.locator("#code-error")).to_have_text("There is no table with that code.")
     assert slow.url.endswith("/")
 

@@ -287,8 +287,6 @@ def decide(phones: list[Any], moves: dict[int, str], inside: set[int] | None = N
 
 def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, browser: Browser, shot: Any) -> None:
     """Two TVs watch the same game, one at 1920×1080 and one at 1280×720, checked at every card."""
-    # 8 s between caves: the collapse is checked (and photographed) on the TV before the next cave opens, even on
-    # a busy machine.
     code = server.create_table(script=[CAVE1, CAVE2], options={"caves": 2}, seconds=60, pause=8)
     phones = []
     for name, locale, prompt in PEOPLE:
@@ -335,8 +333,15 @@ def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, brow
         check_both(f"card {card}", named, LANGS if named else (LANGS[card % 3],))
     expect(tv.locator("#game .collapse")).to_be_visible()
     expect(tv.locator("#clock")).to_be_visible()
+    # The host holds the pause between caves (Pause keeps the rest of it) while the collapse is checked and
+    # photographed: the next cave cannot open in the middle of it on a busy machine.
+    host.locator("#host-strip button").first.tap()  # Pause
+    expect(host.locator("#resume")).to_be_visible()
+    expect(tv.locator("#banner")).to_be_visible()
     check_both("collapse", "06-collapse")
     shot(phones[1], PREFIX + "phone-collapse-hu")
+    expect(tv.locator("#game .collapse")).to_be_visible()  # all checked before the next cave opened
+    host.locator("#resume").tap()
 
     # Cave 2: 9, then a relic; Bartholomew walks out at the relic, the others at the next card.
     expect(tv.locator("#game .cave-title")).to_have_text(cave_heading(2), timeout=15_000)

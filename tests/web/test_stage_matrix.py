@@ -39,7 +39,8 @@ WATCHER = ("たかはしさくらこ・ミッドナイト", "ja-JP", "名前")
 LANGS = ("en", "hu", "ja")
 SHOT_LANG = {2: "en", 3: "hu", 5: "ja", 8: "en"}
 BEAT = 10  # seconds: long enough for the host's Pause to land in it on a loaded machine (the measuring is held)
-RECAP = 12  # seconds the recap is shown before the results: the same
+RECAP = 20  # seconds the last cave's recap is shown before the results (the host cannot pause it: it is measured
+# within them, then checked to be still there)
 
 
 def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], shot: Any) -> None:
@@ -144,7 +145,6 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     tap(bob, "camp")
     for tv in tvs.values():
         expect(tv.locator("#game .recap")).to_be_visible(timeout=60_000)
-    hold(ann, tvs)  # the recap, held while it is measured
     expect(bob.locator(".recap")).to_be_visible()
     still([tvs[720], bob], "the recap", problems)
     if players == 8:
@@ -152,7 +152,6 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     measure(tvs, "4-recap", players, problems, shot)
     for tv in tvs.values():
         expect(tv.locator("#game .recap")).to_be_visible()  # all measured within the recap
-    release(ann, tvs)
 
     for tv in tvs.values():
         expect(tv.locator("#results table.scores tbody tr")).to_have_count(players, timeout=40_000)
