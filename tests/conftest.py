@@ -5,8 +5,8 @@ process (the browser tests' Chromium and server are per module), and each proces
 is done.  Started in collection order, the browser modules (``tests/web``, last alphabetically) all ran together
 at the end, four Chromiums at once on two cores, and the longest of them finished last.  Here the modules are
 handed out longest first (each one's seconds in the gate, measured under coverage with four processes), a browser
-module and another in turn, so that the long ones overlap the short and none is left running alone at the end.  A module not listed goes after these,
-in collection order; the figures need only be roughly right.
+module and another in turn, so that the long ones overlap the short and none is left running alone at the end.  A
+module not listed goes after these, in collection order; the figures need only be roughly right.
 """
 
 from __future__ import annotations
