@@ -107,6 +107,7 @@ def test_links_and_qr_codes_use_the_public_url_whatever_the_host_header(server: 
         assert svg == qr_svg(f"{public}/t/{code}")  # the code of the public link, module for module
     status, info = server.get("/api/server")
     assert status == 200 and info["public_url"] == public and info["reachable"] is True
+    assert info["urls"] == [public]  # with a public URL set, the host's other addresses are not listed
 
 
 def test_a_host_header_that_does_not_name_this_server_is_refused_and_never_reflected(server: ServerProcess) -> None:

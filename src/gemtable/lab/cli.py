@@ -104,6 +104,12 @@ def _runner(
     return lambda t, start: run(t, args.jobs, advance, start)
 
 
+TRUST = (
+    "gemtable: a bot file is a program: it runs with your rights, and in its process it can reach the game it plays"
+    " (the deck's order, the scores). Run only bots you have read (docs/strategy-lab.md, 'Whose bot')."
+)
+
+
 def simulate(args: argparse.Namespace) -> int:
     manifest = find_manifest(args.game or default_game())
     args.game, game = manifest.name, manifest.game
@@ -113,6 +119,8 @@ def simulate(args: argparse.Namespace) -> int:
         return report(args)
     tournament, swept = build(args)
     quiet = args.json
+    if args.bot:
+        print(TRUST, file=sys.stderr)
     started = time.perf_counter()
     try:
         with _progress(quiet) as progress:

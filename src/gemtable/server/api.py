@@ -181,9 +181,12 @@ class Api:
         return JSONResponse({"games": games, "protocol": p.VERSION})
 
     async def server_info(self, request: Request) -> Response:
-        """Where phones join: the pages build every link from this, never from their own location."""
+        """Where phones join: the pages build every link from this, never from their own location.  With a public
+        URL set (``--public-url``: a server on the internet, say) that URL alone: the host's other addresses (its LAN,
+        container bridges, a VPN) are nobody's business."""
         site = self.site
-        return JSONResponse({"public_url": site.public_url, "urls": list(site.urls), "reachable": site.reachable})
+        urls = [site.public_url] if site.chosen else list(site.urls)
+        return JSONResponse({"public_url": site.public_url, "urls": urls, "reachable": site.reachable})
 
     async def schema(self, request: Request) -> Response:
         return JSONResponse(p.schema())
