@@ -285,9 +285,12 @@ def decide(phones: list[Any], moves: dict[int, str], inside: set[int] | None = N
         phone.locator(f"#move-{moves.get(i, 'deeper')}").tap()
 
 
+BETWEEN = 25  # seconds between the caves of the whole game below (and before its results)
+
+
 def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, browser: Browser, shot: Any) -> None:
     """Two TVs watch the same game, one at 1920×1080 and one at 1280×720, checked at every card."""
-    code = server.create_table(script=[CAVE1, CAVE2], options={"caves": 2}, seconds=60, pause=8)
+    code = server.create_table(script=[CAVE1, CAVE2], options={"caves": 2}, seconds=60, pause=BETWEEN)
     phones = []
     for name, locale, prompt in PEOPLE:
         page = browser.phone(name.split()[0], locale=locale)
@@ -333,18 +336,15 @@ def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, brow
         check_both(f"card {card}", named, LANGS if named else (LANGS[card % 3],))
     expect(tv.locator("#game .collapse")).to_be_visible()
     expect(tv.locator("#clock")).to_be_visible()
-    # The host holds the pause between caves (Pause keeps the rest of it) while the collapse is checked and
-    # photographed: the next cave cannot open in the middle of it on a busy machine.
-    host.locator("#host-strip button").first.tap()  # Pause
-    expect(host.locator("#resume")).to_be_visible()
-    expect(tv.locator("#banner")).to_be_visible()
+    # The pause between caves is long (BETWEEN) so that the collapse is checked and photographed before the next
+    # cave opens on a busy machine, and then checked to be still there.  (The host's Pause would hold it, but its
+    # banner is part of the screen then: issue 40 measures the paused TV.)
     check_both("collapse", "06-collapse")
     shot(phones[1], PREFIX + "phone-collapse-hu")
     expect(tv.locator("#game .collapse")).to_be_visible()  # all checked before the next cave opened
-    host.locator("#resume").tap()
 
     # Cave 2: 9, then a relic; Bartholomew walks out at the relic, the others at the next card.
-    expect(tv.locator("#game .cave-title")).to_have_text(cave_heading(2), timeout=15_000)
+    expect(tv.locator("#game .cave-title")).to_have_text(cave_heading(2), timeout=BETWEEN * 1000 + 10_000)
     english()
     decide(phones, {})
     expect(tv.locator("#game .path li")).to_have_count(2, timeout=15_000)
@@ -353,7 +353,7 @@ def test_the_tv_fits_one_screen_through_a_whole_game(server: ServerProcess, brow
     decide(phones, {1: "camp", 2: "camp"}, inside={1, 2})
     # The last reveal (or the deck running out) is shown for the pause before the results.
     english()
-    expect(tv.locator("#results")).to_be_visible(timeout=20_000)
+    expect(tv.locator("#results")).to_be_visible(timeout=BETWEEN * 1000 + 10_000)
     check_both("results", "08-results")
     assert not problems, "\n".join(problems[:60])
 
