@@ -31,7 +31,7 @@ from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.gate import Gate
-from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Bucket, Limits
+from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Bucket, Limits, NetworkLimiter
 from gemtable.server.node import Local, Node
 from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
@@ -82,7 +82,7 @@ class Hub:
         self.rooms = Rooms()
         self.node.present = self.rooms.people
         keep = self.limits.buckets_kept
-        self.lookups = AddressLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
+        self.lookups = NetworkLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
         self.hellos = AddressLimiter(self.limits.address_hellos_per_minute / 60, self.limits.address_hello_burst, keep)
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)

@@ -136,6 +136,51 @@ def address_key(host: str) -> str:
     return str(ip)
 
 
+WIDER = ((48, 4.0), (32, 16.0))
+"""For a global IPv6 address (counted by its /64): its /48 and its /32, each with a budget this many times the
+/64's.  A site or a tunnel broker's customer gets a /48 (65,536 /64s), an ISP holds a /32: without these, each /64
+had a full budget of its own, and an attacker with a /48 had 65,536 of them."""
+
+
+def wider_networks(key: str) -> list[tuple[str, float]]:
+    """The wider networks an address key also counts against, with their budgets' multiples (global IPv6 only)."""
+    if not key.endswith("/64"):
+        return []
+    network = ipaddress.IPv6Network(key)
+    return [(str(network.supernet(new_prefix=prefix)), times) for prefix, times in WIDER]
+
+
+@dataclass
+class NetworkLimiter:
+    """An :class:`AddressLimiter` for an address key, and others for the wider networks of a global IPv6 address
+    (:data:`WIDER`): a try takes from every one of them."""
+
+    rate: float
+    burst: float
+    keep: int = 10_000
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self.own = AddressLimiter(self.rate, self.burst, self.keep, self.clock)
+        self.wider = {
+            times: AddressLimiter(self.rate * times, self.burst * times, self.keep, self.clock) for _, times in WIDER
+        }
+
+    def allow(self, address: str) -> bool:
+        allowed = self.own.allow(address)
+        for network, times in wider_networks(address):
+            allowed = self.wider[times].allow(network) and allowed
+        return allowed
+
+    def give_back(self, address: str) -> None:
+        self.own.give_back(address)
+        for network, times in wider_networks(address):
+            self.wider[times].give_back(network)
+
+    def peek(self, address: str) -> bool:
+        return self.own.peek(address) and all(self.wider[t].peek(n) for n, t in wider_networks(address))
+
+
 @dataclass
 class AddressLimiter:
     """Buckets per address, bounded in number."""
@@ -150,8 +195,21 @@ class AddressLimiter:
         bucket = self.buckets.pop(address, None) or Bucket(self.rate, self.burst)
         self.buckets[address] = bucket  # most recent last
         if len(self.buckets) > self.keep:
-            del self.buckets[next(iter(self.buckets))]
+            self._forget_one()
         return bucket.take(self.clock(), cost)
+
+    def _forget_one(self, look: int = 64) -> None:
+        """Forget one address: among the stalest ``look``, the first whose bucket has filled up again (forgetting
+        it gives nothing back: a new bucket is full too), else the stalest.  So an attacker who spreads over many
+        addresses to push the table over its size is forgotten last, not first: an address it drained is kept
+        while newer full ones go."""
+        now = self.clock()
+        stalest = next(iter(self.buckets))
+        for _, (address, bucket) in zip(range(look), self.buckets.items(), strict=False):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                stalest = address
+                break
+        del self.buckets[stalest]
 
     def give_back(self, address: str, cost: float = 1.0) -> None:
         """What :meth:`allow` took, returned (up to the burst): the request turned out not to count."""
