@@ -21,8 +21,12 @@ class ServerProcess(Launcher):
 
     def __init__(self, data: Path, extra: list[str] | None = None, public_url: str | None = None) -> None:
         super().__init__(data, ["--allow-scripts", "--message-rate", "1000"] if extra is None else extra)
-        self.public_url = public_url.format(port=self.port) if public_url else None
+        self._public_url = public_url
         """``--public-url`` (``{port}`` is replaced by the server's port), as a host behind a name would set."""
+
+    @property
+    def public_url(self) -> str | None:
+        return self._public_url.format(port=self.port) if self._public_url else None
 
     def command(self) -> list[str]:
         return [*super().command(), *(["--public-url", self.public_url] if self.public_url else [])]

@@ -28,6 +28,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class PortTaken(RuntimeError):
+    """The server could not listen on its port: another process took it first."""
+
+
 class Launcher:
     """One server process.  See the module documentation."""
 
@@ -81,7 +85,20 @@ class Launcher:
         ]
 
     def start(self, timeout: float = 30.0) -> Self:
-        """Start (or start again) and wait until it answers ``/healthz``."""
+        """Start (or start again) and wait until it answers ``/healthz``.  At the first start, a port taken in
+        the instant between :func:`free_port` and the server's own bind (by another process, or as the local port
+        of an outgoing connection) is given up for another, up to three times."""
+        first = self.proc is None
+        for _ in range(3):
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                if not first:
+                    raise
+                self.port = free_port()
+        return self._start(timeout)
+
+    def _start(self, timeout: float) -> Self:
         self.data.mkdir(parents=True, exist_ok=True)
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as log:
@@ -98,7 +115,10 @@ class Launcher:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log_tail()}")
+                tail = self.log_tail()
+                if "already in use" in tail[-400:]:
+                    raise PortTaken(f"port {self.port} was taken: {tail[-400:]}")
+                raise RuntimeError(f"the server exited: {tail}")
             if self.healthy():
                 return self
             time.sleep(0.05)
@@ -133,4 +153,4 @@ class Launcher:
             self.proc.wait(10)
 
 
-__all__ = ["Launcher", "free_port"]
+__all__ = ["Launcher", "PortTaken", "free_port"]
