@@ -37,7 +37,7 @@ def test_coverage_is_in_the_gate_with_branches_and_a_floor() -> None:
     coverage = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["coverage"]
     assert "subprocess" in coverage["run"]["patch"] and coverage["run"]["sigterm"] is True
     assert coverage["run"]["parallel"] is True and coverage["run"]["branch"] is True
-    assert coverage["report"]["fail_under"] >= 92
+    assert coverage["report"]["fail_under"] >= 92.5
     gate = (ROOT / "scripts" / "test").read_text("utf-8")
     assert "coverage run -m pytest" in gate and "coverage report --format=total" in gate
     assert "exec scripts/test" in (ROOT / ".ci" / "run").read_text("utf-8")
