@@ -21,7 +21,7 @@ from websockets.server import ServerProtocol
 PROTOCOL_ATTRIBUTES = ["read_paused", "queue", "writable", "initial_response", "close_sent", "handshake_complete"]
 PROTOCOL_METHODS = ["send_receive_event_to_app", "send_keepalive_ping", "handle_connect", "data_received"]
 CONNECTION_ATTRIBUTES = ["writes", "expect_continuation_frame", "parser", "available_extensions", "extensions"]
-H11_ATTRIBUTES = ["conn", "client", "transport", "loop", "flow", "timeout_keep_alive_handler"]
+H11_ATTRIBUTES = ["conn", "client", "transport", "loop", "flow", "timeout_keep_alive_handler", "on_response_complete"]
 
 
 def _assigned(cls: type, name: str) -> bool:
