@@ -263,8 +263,10 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     audible = ann.js(AUDIBLE)
     assert audible["loop"] is False and audible["muted"] is False and audible["volume"] > 0, audible
     assert audible["sound"] > 0, audible
-    time.sleep(3)  # longer than the file: it loops by seeking back
-    assert ann.js(PLAYING)
+    # Past the file's end it loops by seeking back: once it has been playing for longer than the file (3 s), it
+    # is playing again (looked at until it is: a single look can land in the instant between its end and the seek).
+    began = time.monotonic()
+    ann.until(lambda: time.monotonic() - began > 3 and ann.js(PLAYING), "the video to play on past its end", 20)
     shot(ann, "phone-03-chosen")
     accessible(ann, "chosen", langs=("hu",))
     # Bob reloads in the middle of the decision: same seat, same cave.
