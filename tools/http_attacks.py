@@ -79,18 +79,21 @@ async def flood(server: Launcher, until: float, answered: list[int]) -> None:
     await asyncio.gather(*(one() for _ in range(64)))
 
 
+NEWCOMERS = iter(range(1, 60_000))
+"""Each new phone comes from an address of its own (one address may bring only 6 people to a table)."""
+
+
 async def newcomers(server: Launcher, code: str, until: float, joins: list[float], failed: list[str]) -> None:
     """A new phone from another address joins once a second: the seconds each took (connect to first state)."""
-    n = 0
     while time.monotonic() < until:
+        n = next(NEWCOMERS)
         started = time.perf_counter()
         try:
-            ws, _ = await asyncio.wait_for(join(server, code, f"New {n}", f"127.63.{n // 5}.{n % 5 + 1}"), 10)
+            ws, _ = await asyncio.wait_for(join(server, code, f"New {n}", f"127.63.{n // 250}.{n % 250 + 1}"), 10)
             joins.append(time.perf_counter() - started)
             await ws.close()
         except Exception as exc:  # (what went wrong is the figure)
-            failed.append(type(exc).__name__)
-        n += 1
+            failed.append(f"{type(exc).__name__}: {exc}"[:120])
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - started)))
 
 
