@@ -39,7 +39,21 @@ export function put(el, ...children) {
 }
 
 export function show(el, on) {
-  el.hidden = !on;
+  if (el.hidden !== !on) el.hidden = !on;
+}
+
+/** Set el's text, if it changed: the clock ticks five times a second, and the same text written again would
+ * make the browser lay the page out again each time (a phone's battery, a TV's frames). */
+export function text(el, s) {
+  if (el.textContent !== s) el.textContent = s;
+}
+
+const styled = new WeakMap();
+/** Set el's inline transform, if it changed (see text). */
+export function transform(el, value) {
+  if (styled.get(el) === value) return;
+  styled.set(el, value);
+  el.style.transform = value;
 }
 
 /** The table code of a /t/CODE... address (letters only, upper case). */

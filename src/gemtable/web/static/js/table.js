@@ -2,7 +2,7 @@
 // controls (host.js), clock, countdown, pause, notices (story.js), invite sheet, wake lock, results shell.
 // A game's board is its manifest's page module, from its folder (docs/pages.md); nogame.js otherwise.
 
-import { h, $, put, show, tableCode } from './dom.js';
+import { h, $, put, show, tableCode, text, transform } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName, useGame } from './i18n.js';
 import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
@@ -663,31 +663,31 @@ function tickClock(app) {
   const on = table && (playing(table.phase) || hold || table.countdown);
   show(el, Boolean(on));
   const count = $('#count-num');
-  if (count && table && table.countdown) count.textContent = t('clock.secs', { n: countdownSecs(app) });
+  if (count && table && table.countdown) text(count, t('clock.secs', { n: countdownSecs(app) }));
   if (!on) return;
   el.classList.toggle('paused', Boolean(table.paused));
   if (table.countdown && !hold) {
     const total = Math.max(1, (table.settings.countdown || 5) * 1000);
     const left = Math.max(0, app.countdownAt - performance.now());
-    $('#clock-label').textContent = word(app, 'count.starts');
-    $('#clock-num').textContent = t('clock.secs', { n: Math.ceil(left / 1000) });
-    $('#clock-bar').style.transform = `scaleX(${(left / total).toFixed(3)})`;
+    text($('#clock-label'), word(app, 'count.starts'));
+    text($('#clock-num'), t('clock.secs', { n: Math.ceil(left / 1000) }));
+    transform($('#clock-bar'), `scaleX(${(left / total).toFixed(3)})`);
     el.classList.remove('urgent');
     return;
   }
   if (table.paused) {  // the clock stops where it was, and says who stopped it
     const left = table.paused.remaining_ms;
-    $('#clock-label').textContent = t('pause.by', { name: table.paused.name });
-    $('#clock-num').textContent = left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) });
-    $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`;
+    text($('#clock-label'), t('pause.by', { name: table.paused.name }));
+    text($('#clock-num'), left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) }));
+    transform($('#clock-bar'), `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`);
     el.classList.remove('urgent');
     return;
   }
   if (hold) {
     const left = Math.max(0, app.holdUntil - performance.now());
-    $('#clock-label').textContent = t('clock.results');
-    $('#clock-num').textContent = t('clock.secs', { n: Math.ceil(left / 1000) });
-    $('#clock-bar').style.transform = `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`;
+    text($('#clock-label'), t('clock.results'));
+    text($('#clock-num'), t('clock.secs', { n: Math.ceil(left / 1000) }));
+    transform($('#clock-bar'), `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`);
     el.classList.remove('urgent');
     return;
   }
@@ -695,25 +695,25 @@ function tickClock(app) {
   const num = $('#clock-num');
   const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
   if (app.deadlineAt === null) {
-    label.textContent = own ?? t(table.phase === 'playing' && table.settings.turn_clock === false
-      ? 'clock.none' : 'clock.waiting');
-    num.textContent = '';
-    $('#clock-bar').style.transform = 'scaleX(0)';
+    text(label, own ?? t(table.phase === 'playing' && table.settings.turn_clock === false
+      ? 'clock.none' : 'clock.waiting'));
+    text(num, '');
+    transform($('#clock-bar'), 'scaleX(0)');
     return;
   }
   const left = Math.max(0, app.deadlineAt - performance.now());
   const secs = Math.ceil(left / 1000);
   const me = table.me;
   const choosing = me && me.moves && me.moves.length > 0;
-  label.textContent = own ?? (table.phase === 'reveal' ? word(app, 'clock.beat') : table.phase === 'pause' ? t('clock.next')
-    : choosing && !me.choice ? t('clock.choose') : t('clock.reveal'));
-  num.textContent = t('clock.secs', { n: secs });
+  text(label, own ?? (table.phase === 'reveal' ? word(app, 'clock.beat') : table.phase === 'pause' ? t('clock.next')
+    : choosing && !me.choice ? t('clock.choose') : t('clock.reveal')));
+  text(num, t('clock.secs', { n: secs }));
   if (choosing && !me.choice && app.mode === 'phone' && secs <= Math.min(10, app.total / 2000)
     && app.hurried !== table.decision && left > 0) {
     app.hurried = table.decision;
     announce(t('clock.hurry', { n: secs }));
   }
-  $('#clock-bar').style.transform = `scaleX(${(left / app.total).toFixed(3)})`;
+  transform($('#clock-bar'), `scaleX(${(left / app.total).toFixed(3)})`);
   el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);
 }
 
