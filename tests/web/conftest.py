@@ -40,6 +40,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
+CALM = "reduce"
+"""What the pages' contexts ask of ``prefers-reduced-motion`` unless a test says otherwise: a page whose clock
+runs animates its bar at the screen's frame rate, and ten such pages on two cores cost a quarter of the browser's
+time in the gate (docs/testing.md).  The tests about motion (what moves, what buzzes) ask for it."""
 CSP_WORDS = re.compile(r"content security policy|refused to (apply|execute|load)", re.I)
 
 
@@ -62,7 +66,9 @@ class Browser:
     contexts: list[Any] = field(default_factory=list)
 
     def _context(self, **kw: Any) -> Any:
-        context = self.chromium.new_context(**kw)
+        """A browser context; it asks for reduced motion unless ``reduced_motion`` says otherwise (see
+        :data:`CALM`)."""
+        context = self.chromium.new_context(**{"reduced_motion": CALM, **kw})
         context.set_default_timeout(10_000)
         self.contexts.append(context)
         return context
@@ -75,10 +81,16 @@ class Browser:
         self.pages.append((label, page, watch))
         return page
 
-    def phone(self, label: str, locale: str = "en-GB") -> Any:
-        """A phone: 390×844, touch, in ``locale``."""
+    def phone(self, label: str, locale: str = "en-GB", motion: bool = False) -> Any:
+        """A phone: 390×844, touch, in ``locale``; with ``motion``, one that does not ask for reduced motion."""
         context = self._context(
-            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, locale=locale, base_url=self.base
+            viewport=PHONE,
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=1,
+            locale=locale,
+            base_url=self.base,
+            reduced_motion="no-preference" if motion else CALM,
         )
         return self._page(label, context)
 

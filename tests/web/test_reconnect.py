@@ -39,7 +39,7 @@ def test_the_page_reconnects_by_itself_and_resumes_without_a_reload(
     server: ServerProcess, browser: Browser, shot: Any
 ) -> None:
     code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=60, pause=1)
-    ann = browser.phone("ann")
+    ann = browser.phone("ann", motion=True)  # (a phone that buzzes: not one asking for reduced motion)
     ann.add_init_script(STUBS)
     join(ann, code, "Ann")
     bob = browser.phone("bob")

@@ -124,7 +124,7 @@ def test_vibration_is_a_switch_on_the_phone_off_with_reduced_motion(server: Serv
     calm = browser.sized("edge-calm", viewport={"width": 390, "height": 844}, reduced_motion="reduce")
     calm.add_init_script(STUBS)
     join(calm, code, "Ann")
-    busy = browser.phone("edge-busy")
+    busy = browser.phone("edge-busy", motion=True)
     busy.add_init_script(STUBS)
     join(busy, code, "Bob")
     calm.locator("#start").tap()

@@ -85,7 +85,7 @@ def test_every_state_of_the_night_reads_from_the_sofa(
 ) -> None:
     code = server.create_table(script=[["5", "fire", "fire"]], options={"caves": 1}, seconds=60, pause=RECAP, beat=BEAT)
     (ann_name, *ann_lang), (bob_name, *bob_lang) = ANN, BOB
-    ann = browser.phone("ann", locale=ann_lang[0])
+    ann = browser.phone("ann", locale=ann_lang[0], motion=True)
     join(ann, code, ann_name, prompt=ann_lang[1])
     bob = browser.phone("bob", locale=bob_lang[0])
     bob.clock.install()  # (time flows as usual until the test moves it on)
@@ -96,10 +96,13 @@ def test_every_state_of_the_night_reads_from_the_sofa(
     expect(ann.locator("#people .is-bot")).to_have_count(players - 2)
     tvs: dict[int, Any] = {}
     for width, height in ((1920, 1080), (1280, 720)):
-        context = browser._context(viewport={"width": width, "height": height}, locale="en-GB", base_url=browser.base)
+        context = browser._context(
+            viewport={"width": width, "height": height},
+            locale="en-GB",
+            base_url=browser.base,
+            reduced_motion="reduce" if height == 720 else "no-preference",
+        )
         tvs[height] = browser._page(f"tv-{height}", context)
-        if height == 720:
-            tvs[height].emulate_media(reduced_motion="reduce")
         tvs[height].clock.install()
         tvs[height].goto(f"/t/{code}/tv")
         expect(tvs[height].locator("#people .tv-mark")).to_have_count(players)
