@@ -89,6 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="people one address may bring to one table (default 6; raise it for a party behind one public address)",
     )
+    serve.add_argument(
+        "--keep-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help="delete a table, its games' records with it, once it has not changed for this many days "
+        "(default 30; 0: keep every table for ever)",
+    )
     serve.add_argument("--allow-scripts", action="store_true", help="let tables use a scripted deck (tests, demos)")
     serve.set_defaults(run=_serve)
 

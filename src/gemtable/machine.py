@@ -77,6 +77,17 @@ above ``kern.maxfilesperproc`` even where the hard limit is ``RLIM_INFINITY``, a
 ``min(OPEN_MAX, rlim_max)``."""
 
 
+def free_bytes(folder: Path) -> int | None:
+    """Bytes free for this user on the file system that holds ``folder`` (None if it cannot be told): the
+    standard library's ``shutil.disk_usage``, on every system."""
+    import shutil
+
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
 def raise_open_files() -> tuple[int, int] | None:
     """Raise this process's open-file soft limit as far as the system allows, where it has such a limit:
     the limits before and after (the same if it could not), or None where there is none (Windows, whose

@@ -214,3 +214,28 @@ def test_the_secret_key_is_made_once_and_the_same_for_every_handle(make_store: C
         assert await b.secret() == key and await a.secret() == key
 
     run(make_store, scenario)
+
+
+def test_a_table_unchanged_for_the_retention_time_is_forgotten_whole(make_store: Callable[[], Store]) -> None:
+    """Log, records and directory entry go; a table changed since, or whose lease someone holds, stays."""
+
+    async def scenario(a: Store, b: Store) -> None:
+        await a.append("OLDT", 1, [ev(1, at=10.0), ev(2, at=20.0)])
+        await a.save_record("OLDT", 1, {"scores": [1]})
+        await a.append("HELD", 1, [ev(1, at=10.0)])
+        assert await a.acquire("HELD", "node-a", 60.0)
+        await a.append("NEWT", 1, [ev(1, at=1000.0)])
+        await a.save_record("NEWT", 1, {"scores": [2]})
+        assert await b.forget(500.0) == ["OLDT"]
+        assert not await a.exists("OLDT") and await a.load("OLDT") == []
+        assert await a.record("OLDT", 1) is None
+        assert await a.active(0.0) == ["HELD", "NEWT"]
+        assert await a.record("NEWT", 1) == {"scores": [2]} and len(await a.load("NEWT")) == 1
+        assert await b.forget(500.0) == []  # (HELD's lease is held)
+        await a.release("HELD", "node-a")
+        assert await b.forget(500.0, limit=1) == ["HELD"]
+        # A forgotten code starts again from event 1, as a new table would.
+        await a.append("OLDT", 1, [ev(1, at=2000.0)])
+        assert [e["i"] for e in await b.load("OLDT")] == [1]
+
+    run(make_store, scenario)

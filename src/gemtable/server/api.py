@@ -69,7 +69,7 @@ class Api:
         try:
             table = await self.hub.create(_address(request), data)
         except TableError as exc:
-            return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 400)
+            return _error(exc.code, exc.message, {"slow-down": 429, "disk-full": 507}.get(exc.code, 400))
         return JSONResponse({"code": table.code, "url": self.site.join_url(table.code)}, status_code=201)
 
     async def table_summary(self, request: Request) -> Response:

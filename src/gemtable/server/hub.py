@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gemtable.bus import Bus
+from gemtable.machine import free_bytes
 from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
@@ -44,6 +45,8 @@ from gemtable.table.view import Choices, encoded_views
 log = logging.getLogger("gemtable")
 
 CODE_ALPHABET = "ACDEFHJKLMNPQRTUVWXY"
+DISK_EVERY = 10.0
+"""Seconds between two looks at the data folder's free space (``Hub.disk_low``)."""
 """Letters that no one misreads for another or for a digit (no B 8, G 6, I 1, O 0, S 5, Z 2)."""
 
 
@@ -76,11 +79,20 @@ class Hub:
         self.limits = limits or Limits()
         self.clock = clock
         self.allow_scripts = allow_scripts
-        self.node = Node(store, bus, clock, node_id, lease_ttl)
+        self.node = Node(
+            store,
+            bus,
+            clock,
+            node_id,
+            lease_ttl,
+            rest_after=self.limits.rest_seconds,
+            keep=self.limits.keep_days * 86400 if self.limits.keep_days > 0 else None,
+        )
         self.node.deliver = self._deliver
         self.node.kick = self._kick
         self.rooms = Rooms()
         self.node.present = self.rooms.people
+        self.node.watched = lambda code: code in self.rooms.by_code
         keep = self.limits.buckets_kept
         self.lookups = NetworkLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
         self.hellos = AddressLimiter(self.limits.address_hellos_per_minute / 60, self.limits.address_hello_burst, keep)
@@ -97,6 +109,8 @@ class Hub:
         (then a ``chosen`` does), or None (some change held was not only choices: whole states); no entry: nothing
         to tell since the last broadcast (a flush that comes then sends nothing)."""
         self.secret = secrets.token_bytes(32)
+        self._disk_seen: tuple[float, bool] = (-DISK_EVERY, False)
+        """When the data folder's free space was last looked at, and whether it was low (``disk_low``)."""
         """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
         """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
@@ -138,6 +152,8 @@ class Hub:
         """A new table from a host's choices (``game``, ``preset``, ``options``, ``seconds``…)."""
         if not self.creations.allow(address):
             raise TableError("slow-down", "too many new tables from this address; try again later")
+        if self.disk_low():
+            raise TableError("disk-full", "the server's disk is nearly full: no new tables until its host frees space")
         settings = new_settings(data, self.allow_scripts)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
@@ -151,6 +167,17 @@ class Hub:
             self.commit_now()  # (its code is answered over HTTP, not through the gate)
             return table
         raise TableError("full", "no table code is free; try again")
+
+    def disk_low(self) -> bool:
+        """Whether the embedded store's disk has less free space than ``Limits.min_free_mb`` (looked at once every
+        :data:`DISK_EVERY` seconds at most)."""
+        if not isinstance(self.store, SqliteStore):
+            return False  # (Redis keeps its own memory: its maxmemory, docs/deploy.md)
+        now = self.clock()
+        if now - self._disk_seen[0] >= DISK_EVERY:
+            free = free_bytes(self.store.path.parent)
+            self._disk_seen = (now, free is not None and free < self.limits.min_free_mb * 1024 * 1024)
+        return self._disk_seen[1]
 
     async def open(self, code: str) -> Local | None:
         """The table ``code`` as this node holds it; None if there is none."""

@@ -91,6 +91,14 @@ class Limits:
     asks every second or two."""
     max_body: int = 64 * 1024
     """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
+    min_free_mb: int = 512
+    """New tables are refused while the data folder's disk has less free space than this (MB; the embedded
+    store): the tables already running play on into the space left, and nothing half-written is risked."""
+    rest_seconds: float = 30 * 60.0
+    """A table with no phone, nothing due and no change for this long leaves memory (``Node.rest``)."""
+    keep_days: float = 30.0
+    """A table unchanged for this long is deleted, its games' records with it (``gemtable serve --keep-days``;
+    0: kept for ever)."""
     buckets_kept: int = 10_000
     """Addresses remembered; the stalest are forgotten first, so memory stays bounded."""
 

@@ -42,8 +42,16 @@ from gemtable.table.view import Choices, choices_only
 
 log = logging.getLogger("gemtable")
 
-ACTIVE_WINDOW = 2 * 24 * 3600.0
-"""Tables touched within this many seconds are kept running (and come back after a restart)."""
+REST_AFTER = 30 * 60.0
+"""Seconds: a table with no phone on this node, nothing due on its clock and no change for this long rests: it
+leaves the node's memory (and its lease is given up), and comes back from its log when a phone asks for it.
+The tables that changed within this time are the ones a node runs without being asked: at its start, and when
+another node dies (``sweep``)."""
+KEEP = 30 * 24 * 3600.0
+"""Seconds a table is kept after its last change (its log and its games' records), unless the host chooses
+otherwise (``gemtable serve --keep-days``): then ``forget`` deletes it from the store."""
+FORGET_EVERY = 3600.0
+"""Seconds between two rounds of deleting the tables past their keeping time."""
 EMBEDDED_LEASE = 600.0
 """Seconds of a lease in the embedded mode (one process, the SQLite file locked to it, ``run.py``): no other
 node can take a table over, so a lease that lapsed would only make the node demote itself from its own
@@ -75,6 +83,10 @@ class Local:
     timer: asyncio.TimerHandle | None = None
     wake: float | None = None
     """The table time ``timer`` was armed for."""
+    touched: float = 0.0
+    """When the table last changed, or was loaded (this node's clock): it rests after :data:`REST_AFTER`."""
+    rested: bool = False
+    """It left this node's memory (``Node.rest``): whoever still holds this object asks the node again."""
     records_saved: set[int] = field(default_factory=set)
     unsaved: list[dict[str, Any]] = field(default_factory=list)
     """Secret choices made but not saved yet: held, like their announcement, while the table's pacer holds
@@ -101,8 +113,13 @@ class Node:
         clock: Callable[[], float] = time.time,
         node_id: str | None = None,
         lease_ttl: float = 3.0,
+        rest_after: float = REST_AFTER,
+        keep: float | None = KEEP,
     ) -> None:
         self.store = store
+        self.rest_after = rest_after
+        self.keep = keep
+        """Seconds a table is kept after its last change; None: for ever."""
         self.bus = bus or MemoryBus()
         self.alone = bus is None
         """A bus of its own: no other node can hear it, so the table's updates are not published."""
@@ -113,6 +130,8 @@ class Node:
         self.deliver: Deliver = lambda local, changed, reply, choices: None
         self.kick: Kick = lambda local, pid, keep: None
         self.present: Present = lambda code: ()
+        self.watched: Callable[[str], bool] = lambda code: False
+        """Whether any phone (a seat, a spectator, a TV) is connected to this node at the table (by its code)."""
         self.holds: Callable[[str], bool] = lambda code: False
         """Whether a change of the table (by its code) told now would be held by the hub's pacer."""
         self._loading: dict[str, asyncio.Lock] = {}
@@ -122,6 +141,7 @@ class Node:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._maintenance: asyncio.Task[None] | None = None
         self._renewed = self.clock()
+        self._forgot = self.clock()
         self._channel_handlers: dict[str, tuple[Handler, Handler]] = {}
         self._lost: set[str] = set()
         """Tables whose last changes the store could not save (``lost``): read back before they run again."""
@@ -132,6 +152,8 @@ class Node:
         await self.bus.subscribe(self._node_channel(self.id), self._on_reply)
         self.bus.on_reconnect(self._catch_up)
         await self.sweep()
+        self._forgot = self.clock()
+        await self.forget()  # what passed its keeping time while the server was off
         self._maintenance = asyncio.ensure_future(self._maintain())
 
     async def stop(self) -> None:
@@ -181,7 +203,7 @@ class Node:
         """A table this node has just created: it runs it."""
         if not await self.store.acquire(table.code, self.id, self.lease_ttl):
             raise TableError("busy", "that table code is taken; try again")
-        local = Local(table, saved=0, owned=True)
+        local = Local(table, saved=0, owned=True, touched=self.clock())
         await self._subscribe(local)
         try:
             await self._persist(local)
@@ -195,7 +217,7 @@ class Node:
         owned = await self.store.acquire(code, self.id, self.lease_ttl)
         events = await self.store.load(code)
         table = Table.rebuild(events, self.clock())
-        local = Local(table, saved=len(events), owned=owned)
+        local = Local(table, saved=len(events), owned=owned, touched=self.clock())
         await self._settle_records(local)
         await self._subscribe(local)
         self.tables[code] = local
@@ -210,6 +232,11 @@ class Node:
 
     async def execute(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
         """Carry out ``command`` where the table runs: here, or on its owner."""
+        if local.rested:  # it left memory since the caller found it: the node holds it anew
+            fresh = await self.table(local.code)
+            if fresh is None:
+                raise TableError("no-table", "that table no longer exists")
+            local = fresh
         for _ in range(3):
             if local.owned:
                 try:
@@ -262,6 +289,7 @@ class Node:
             connected = frozenset(table.runtime.connected)
             changed = before != (table.events, connected)
             if changed:
+                local.touched = now
                 await self._publish(local, events)
             choices = choices_only(table, pending, events) if changed and before[1] == connected else None
             self.deliver(local, changed, reply, choices)
@@ -489,6 +517,7 @@ class Node:
             table.records.clear()  # the owner saves them
             table.prunable.clear()  # and prunes the log
             table.runtime.connected = set(message.get("connected", []))
+            local.touched = self.clock()
             same = not gap and connected == table.runtime.connected
             self.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
 
@@ -592,6 +621,10 @@ class Node:
             try:
                 await self._renew()
                 await self.sweep()
+                await self.rest()
+                if self.clock() - self._forgot >= FORGET_EVERY:
+                    self._forgot = self.clock()
+                    await self.forget()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the store is away: try again next round
@@ -615,7 +648,7 @@ class Node:
 
     async def sweep(self) -> None:
         """Run every recently active table that no node runs (after a death, or at start)."""
-        codes = await self.store.active(self.clock() - ACTIVE_WINDOW)
+        codes = await self.store.active(self.clock() - self.rest_after)
         owners = await self.store.owners(codes)
         for code, owner in owners.items():
             if owner is not None:
@@ -626,6 +659,61 @@ class Node:
             elif not local.owned and await self.store.acquire(code, self.id, self.lease_ttl):
                 await self._promote(local)
             await self._renew_if_due()
+
+    # --- resting and forgetting ---------------------------------------------------------------
+
+    def restful(self, local: Local) -> bool:
+        """Whether the table may leave memory now (:data:`REST_AFTER`): no change for that long, no phone here,
+        nothing due on its clock, nothing unsaved, no command running."""
+        return not local.lock.locked() and self.restful_locked(local)
+
+    async def rest(self) -> None:
+        """Let every table that rests leave memory: its lease is given up (any node takes it again when a phone
+        asks, from its log: ``table``), and its bus channels are left."""
+        for local in [local for local in self.tables.values() if self.restful(local)]:
+            async with local.lock:
+                if self.tables.get(local.code) is not local or not self.restful_locked(local):
+                    continue
+                del self.tables[local.code]
+                local.rested = True
+                if local.timer is not None:
+                    local.timer.cancel()
+                    local.timer = None
+                owned, local.owned = local.owned, False
+                with contextlib.suppress(Exception):
+                    await self._unsubscribe(local)
+                    if owned:  # (a node whose phones follow the table takes it at once, as after a stop)
+                        await self.store.release(local.code, self.id)
+                        message = {"node": self.id, "released": True}
+                        await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
+                self._channel_handlers.pop(local.code, None)
+            log.info("table %s rests: out of memory until a phone asks for it", local.code)
+
+    def restful_locked(self, local: Local) -> bool:
+        """:meth:`restful`, asked again with the table's lock held."""
+        return (
+            self.clock() - local.touched >= self.rest_after
+            and not local.unsaved
+            and local.code not in self._lost
+            and not self.watched(local.code)
+            and (not local.owned or local.table.next_wakeup() is None)
+        )
+
+    async def forget(self) -> list[str]:
+        """Delete the tables past their keeping time from the store (``Store.forget``; a table this node holds
+        keeps its lease, so it is never among them)."""
+        if self.keep is None:
+            return []
+        before, gone = self.clock() - self.keep, []
+        while True:
+            codes = await self.store.forget(before)
+            gone += codes
+            if len(codes) < 500:
+                break
+            await asyncio.sleep(0)  # (a backlog, after a long time off: the loop serves phones between rounds)
+        if gone:
+            log.info("deleted %d tables unchanged for %g days", len(gone), self.keep / 86400)
+        return gone
 
     async def _catch_up(self) -> None:
         """The bus was away: read what the followed tables missed."""

@@ -124,6 +124,10 @@ def serve(args: argparse.Namespace) -> int:
         if args.people_per_address < 1:
             raise SystemExit("gemtable: --people-per-address must be at least 1")
         limits = replace(limits, people_per_address=args.people_per_address)
+    if getattr(args, "keep_days", None) is not None:
+        if args.keep_days < 0:
+            raise SystemExit("gemtable: --keep-days must be 0 (keep for ever) or more")
+        limits = replace(limits, keep_days=args.keep_days)
     redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
     store: Store
     lock: FolderLock | None = None  # held for as long as this process serves its data folder

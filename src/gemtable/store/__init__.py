@@ -82,6 +82,13 @@ class Store(Protocol):
         """Give the lease up, if ``owner`` holds it."""
         ...
 
+    async def forget(self, before: float, limit: int = 500) -> list[str]:
+        """Delete every table that has not changed since ``before`` (seconds since the epoch) and whose lease
+        nobody holds: its log, its records, its place in the directory; at most ``limit`` tables a call, the
+        stalest first.  The codes deleted, sorted.  (The
+        retention of finished tables, ``docs/deploy.md``: a node calls it once an hour.)"""
+        ...
+
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None: ...
 
     async def record(self, code: str, number: int) -> dict[str, Any] | None: ...
@@ -153,6 +160,17 @@ class MemoryStore:
         if lease is None or lease[1] <= self.clock():
             return None
         return lease[0]
+
+    async def forget(self, before: float, limit: int = 500) -> list[str]:
+        stale = sorted((at, code) for code, at in self.updated.items() if at < before and self._holder(code) is None)
+        gone = sorted(code for _, code in stale[:limit])
+        for code in gone:
+            self.logs.pop(code, None)
+            self.updated.pop(code, None)
+            self.leases.pop(code, None)
+        for number in [number for number in self.records if number[0] in gone]:
+            del self.records[number]
+        return gone
 
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None:
         self.records[(code, number)] = record

@@ -8,6 +8,8 @@ Keys (``{CODE}`` is a hash tag, so one table's keys would share a slot):
 * ``gt:tables`` — a sorted set, code → time of the last event (the directory);
 * ``gt:secret`` — the cluster's secret key, hex (made by the first node that asks, ``SET NX``).
 
+A table that has not changed for the retention time is deleted whole (``forget``, a script per table).
+
 Appends and leases are Lua scripts, so that "check the lease, check the next
 event number, append" is one atomic step (fencing: a node that lost its lease
 can never write again).  See docs/deploy.md for the Redis persistence settings
@@ -54,6 +56,15 @@ end
 return 0
 """
 
+FORGET = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local updated = redis.call('ZSCORE', KEYS[4], ARGV[1])
+if updated == false or tonumber(updated) >= tonumber(ARGV[2]) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return 1
+"""
+
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -89,6 +100,7 @@ class RedisStore:
         self._acquire = self.redis.register_script(ACQUIRE)
         self._prune = self.redis.register_script(PRUNE)
         self._release = self.redis.register_script(RELEASE)
+        self._forget = self.redis.register_script(FORGET)
 
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
@@ -143,6 +155,22 @@ class RedisStore:
 
     async def release(self, code: str, owner: str) -> None:
         await self._release(keys=[key(code, "lease")], args=[owner])
+
+    async def forget(self, before: float, limit: int = 500) -> list[str]:
+        """Each table in an atomic script that looks at its lease and its time again (a node may have taken
+        it, or appended to it, since the directory was read)."""
+        codes = [str(code) for code in await self.redis.zrangebyscore(DIRECTORY, "-inf", f"({before}", 0, limit)]
+        if not codes:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for code in codes:
+                await self._forget(
+                    keys=[key(code, "log"), key(code, "lease"), key(code, "records"), DIRECTORY],
+                    args=[code, before],
+                    client=pipe,
+                )
+            answers = await pipe.execute()
+        return sorted(code for code, answer in zip(codes, answers, strict=True) if answer)
 
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None:
         await self.redis.hset(key(code, "records"), str(number), json.dumps(record, separators=(",", ":")))

@@ -289,6 +289,33 @@ class SqliteStore:
             return None
         return str(row[0])
 
+    async def forget(self, before: float, limit: int = 500) -> list[str]:
+        """At most ``limit`` tables a call, in one transaction (a call blocks the loop for a moment, not for
+        the whole backlog); the deleted rows' pages are reused by the file, which does not shrink."""
+        self.commit_turn()  # (a transaction of its own, after the turn's)
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            codes = [
+                str(code)
+                for (code,) in db.execute(
+                    "SELECT code FROM tables WHERE updated < ? "
+                    "AND code NOT IN (SELECT code FROM leases WHERE expires > ?) ORDER BY updated LIMIT ?",
+                    (before, self.clock(), limit),
+                )
+            ]
+            for part in ("events", "records", "leases", "tables"):
+                db.executemany(f"DELETE FROM {part} WHERE code = ?", [(code,) for code in codes])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        for code in codes:
+            self._last.pop(code, None)
+            self._touched.pop(code, None)
+            self._leases.pop(code, None)
+        return sorted(codes)
+
     async def save_record(self, code: str, number: int, record: dict[str, Any]) -> None:
         self.commit_turn()  # (a transaction of its own, after the turn's)
         self.db.execute(
