@@ -39,22 +39,11 @@ export function put(el, ...children) {
 }
 
 export function show(el, on) {
-  if (el.hidden !== !on) el.hidden = !on;
+  el.hidden = !on;
 }
 
-/** Set el's text, if it changed: the clock ticks five times a second, and the same text written again would
- * make the browser lay the page out again each time (a phone's battery, a TV's frames). */
-export function text(el, s) {
-  if (el.textContent !== s) el.textContent = s;
-}
-
-const styled = new WeakMap();
-/** Set el's inline transform, if it changed (see text). */
-export function transform(el, value) {
-  if (styled.get(el) === value) return;
-  styled.set(el, value);
-  el.style.transform = value;
-}
+// Only a change lays the page out (the clock ticks 5 times a second).
+export function text(el, s) { if (el.textContent !== s) el.textContent = s; }
 
 /** The table code of a /t/CODE... address (letters only, upper case). */
 export function tableCode(path = location.pathname) {

@@ -1,8 +1,7 @@
-// The table page shared by the phone and the TV: connection and seat token, name prompt, lobby, host's
-// controls (host.js), clock, countdown, pause, notices (story.js), invite sheet, wake lock, results shell.
-// A game's board is its manifest's page module, from its folder (docs/pages.md); nogame.js otherwise.
+// The table page, phone and TV: seat token, name prompt, lobby, host's controls (host.js), clock, pause,
+// notices (story.js), invite sheet, wake lock, results shell; the board: its game's page module (docs/pages.md).
 
-import { h, $, put, show, tableCode, text, transform } from './dom.js';
+import { h, $, put, show, tableCode, text } from './dom.js';
 import { t, has, initLang, langSwitch, onLang, personName, useGame } from './i18n.js';
 import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
@@ -671,7 +670,7 @@ function tickClock(app) {
     const left = Math.max(0, app.countdownAt - performance.now());
     text($('#clock-label'), word(app, 'count.starts'));
     text($('#clock-num'), t('clock.secs', { n: Math.ceil(left / 1000) }));
-    transform($('#clock-bar'), `scaleX(${(left / total).toFixed(3)})`);
+    $('#clock-bar').style.transform = `scaleX(${(left / total).toFixed(3)})`;
     el.classList.remove('urgent');
     return;
   }
@@ -679,7 +678,7 @@ function tickClock(app) {
     const left = table.paused.remaining_ms;
     text($('#clock-label'), t('pause.by', { name: table.paused.name }));
     text($('#clock-num'), left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) }));
-    transform($('#clock-bar'), `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`);
+    $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`;
     el.classList.remove('urgent');
     return;
   }
@@ -687,7 +686,7 @@ function tickClock(app) {
     const left = Math.max(0, app.holdUntil - performance.now());
     text($('#clock-label'), t('clock.results'));
     text($('#clock-num'), t('clock.secs', { n: Math.ceil(left / 1000) }));
-    transform($('#clock-bar'), `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`);
+    $('#clock-bar').style.transform = `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`;
     el.classList.remove('urgent');
     return;
   }
@@ -698,7 +697,7 @@ function tickClock(app) {
     text(label, own ?? t(table.phase === 'playing' && table.settings.turn_clock === false
       ? 'clock.none' : 'clock.waiting'));
     text(num, '');
-    transform($('#clock-bar'), 'scaleX(0)');
+    $('#clock-bar').style.transform = 'scaleX(0)';
     return;
   }
   const left = Math.max(0, app.deadlineAt - performance.now());
@@ -713,7 +712,7 @@ function tickClock(app) {
     app.hurried = table.decision;
     announce(t('clock.hurry', { n: secs }));
   }
-  transform($('#clock-bar'), `scaleX(${(left / app.total).toFixed(3)})`);
+  $('#clock-bar').style.transform = `scaleX(${(left / app.total).toFixed(3)})`;
   el.classList.toggle('urgent', table.phase === 'playing' && secs <= 3);
 }
 
