@@ -120,17 +120,17 @@ class Api:
             return _error("no-record", "no finished game with that number at that table", 404)
         address = _address(request)
         try:  # a miss draws from the same tries as any other lookup of a code (a table's names are here)
-            self.hub.spend_try(address)
+            await self.hub.spend_try(address)
         except TableError as exc:
             return _error(exc.code, exc.message, 429)
         try:
             record = await self.store.record(code, number)
         except BaseException:
-            self.hub.refund_try(address)
+            await self.hub.refund_try(address)
             raise
         if record is None:
             return _error("no-record", "no finished game with that number at that table", 404)
-        self.hub.refund_try(address)
+        await self.hub.refund_try(address)
         return JSONResponse(record)
 
     # --- getting the TV on (pairing.py) -------------------------------------------------------------------
@@ -165,14 +165,14 @@ class Api:
             return _error("bad-request", 'send {"table": CODE} as JSON', 400)
         try:
             local = await self.hub.find(address, data["table"])
-            self.hub.spend_try(address)
+            await self.hub.spend_try(address)
         except TableError as exc:
             return _error(exc.code, exc.message, 429 if exc.code == "slow-down" else 404)
         try:
             await self.pairings.send(request.path_params["pairing"], local.table.code)
         except PairingError as exc:
             return _error(exc.code, exc.message, 409 if exc.code == "pairing-used" else 404)  # a miss: the try stays
-        self.hub.refund_try(address)
+        await self.hub.refund_try(address)
         return JSONResponse({"table": local.table.code})
 
     async def catalogue(self, request: Request) -> Response:

@@ -32,7 +32,15 @@ from gemtable.server import ops
 from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.gate import Gate
-from gemtable.server.limits import LOCAL_PROXIES, AddressLimiter, Bucket, Limits, NetworkLimiter
+from gemtable.server.limits import (
+    LOCAL_PROXIES,
+    AddressLimiter,
+    Bucket,
+    Limits,
+    NetworkLimiter,
+    SharedBudgets,
+    shared_buckets,
+)
 from gemtable.server.node import Local, Node
 from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
@@ -98,6 +106,8 @@ class Hub:
         self.hellos = AddressLimiter(self.limits.address_hellos_per_minute / 60, self.limits.address_hello_burst, keep)
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
+        self.budgets: SharedBudgets | None = getattr(store, "budgets", None)
+        """In a cluster, the same budgets per address again, kept in Redis and shared by every node (``shared``)."""
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
         self.node.holds = self.pacer.holds
@@ -150,7 +160,10 @@ class Hub:
 
     async def create(self, address: str, data: dict[str, Any]) -> Table:
         """A new table from a host's choices (``game``, ``preset``, ``options``, ``seconds``…)."""
-        if not self.creations.allow(address):
+        limits = self.limits
+        if not self.creations.allow(address) or not await self.shared(
+            "tables", address, limits.tables_per_hour / 3600, limits.table_burst
+        ):
             raise TableError("slow-down", "too many new tables from this address; try again later")
         if self.disk_low():
             raise TableError("disk-full", "the server's disk is nearly full: no new tables until its host frees space")
@@ -367,7 +380,7 @@ class Hub:
             local = self.node.tables.get(conn.code or "")
             if local is None:
                 raise TableError("no-table", "say hello to a table first")
-            self._count_hello(conn)
+            await self._count_hello(conn)
             await self._reply(local, conn)
         else:
             await self._command(conn, message)
@@ -386,29 +399,58 @@ class Hub:
             local = await self.open(code) if normal_code(code) else None
             if local is not None and _issued_here(local.table, token):
                 return local
-            self.spend_try(address)
+            await self.spend_try(address)
         else:
-            self.spend_try(address)
+            held = self.node.tables.get(normal_code(code)) if normal_code(code) else None
+            if held is not None:  # a hit known without waiting: a try taken and given back, nothing shared
+                self._spend_own_try(address)
+                self.lookups.give_back(address)
+                return held
+            await self.spend_try(address)
             try:
                 local = await self.open(code) if normal_code(code) else None
             except BaseException:
-                self.refund_try(address)  # not a miss: the store failed (its error goes on)
+                await self.refund_try(address)  # not a miss: the store failed (its error goes on)
                 raise
         if local is None:
             raise TableError("no-table", "there is no table with that code")
-        self.refund_try(address)
+        await self.refund_try(address)
         return local
 
-    def spend_try(self, address: str) -> None:
-        """Take one of ``address``'s tries *before* anything is awaited (:meth:`refund_try` gives it back on
-        a hit): a check and a take on either side of an ``await`` let concurrent guesses through unchecked
-        (in a cluster, ``RedisStore.exists`` is a round trip)."""
+    async def spend_try(self, address: str) -> None:
+        """Take one of ``address``'s tries *before* anything else is awaited (:meth:`refund_try` gives it back
+        on a hit): a check and a take on either side of an ``await`` let concurrent guesses through unchecked
+        (in a cluster, ``RedisStore.exists`` is a round trip).  In a cluster the try is taken from the shared
+        budget too, in one atomic step in Redis; refused there, the node's own try stays taken (a miss it is,
+        for all this node can tell)."""
+        self._spend_own_try(address)
+        limits = self.limits
+        if not await self.shared("lookups", address, limits.lookups_per_minute / 60, limits.lookup_burst, True):
+            raise TableError("slow-down", "too many tries; wait a minute before trying another code")
+
+    def _spend_own_try(self, address: str) -> None:
         if not self.lookups.allow(address):
             raise TableError("slow-down", "too many tries; wait a minute before trying another code")
 
-    def refund_try(self, address: str) -> None:
+    async def refund_try(self, address: str) -> None:
         """A hit (a code that exists): the try it took is given back; only misses draw from the tries."""
         self.lookups.give_back(address)
+        limits = self.limits
+        await self.shared("lookups", address, limits.lookups_per_minute / 60, limits.lookup_burst, True, cost=-1.0)
+
+    async def shared(
+        self, name: str, address: str, rate: float, burst: float, wider: bool = False, cost: float = 1.0
+    ) -> bool:
+        """Whether the cluster's budget ``name`` for ``address`` (and, with ``wider``, its wider networks) has
+        ``cost`` left, taken if so; every node takes from the same one.  True for a server of its own, and
+        while Redis cannot be reached (the node's own budgets still hold then)."""
+        if self.budgets is None:
+            return True
+        try:
+            return await self.budgets.take(name, shared_buckets(address, rate, burst, wider), cost)
+        except Exception as exc:  # Redis away: the tables cannot run either; the node's own limits hold
+            log.warning("shared budget %s not reached: %r", name, exc)
+            return True
 
     async def _find(self, conn: Conn, code: str, token: str | None = None) -> Local:
         return await self.find(conn.address, code, token)
@@ -455,7 +497,7 @@ class Hub:
             if token in table.removed:
                 raise TableError("removed", "the host removed you from this table; join again with a name to play")
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
-        self._count_hello(conn)
+        await self._count_hello(conn)
         conn.tv = message.tv
         pid = person.id if person is not None else None
         if self._bound(conn, local, pid):  # said again on a connection that is that seat already: no change
@@ -469,7 +511,7 @@ class Hub:
         else:
             await self.node.execute(local, ops.Connect(person=pid), reply=conn)
 
-    def _count_hello(self, conn: Conn) -> None:
+    async def _count_hello(self, conn: Conn) -> None:
         """A ``hello`` that opens a table costs a bind and a state (and, for a seat, a change everyone is
         told): at most :attr:`Limits.hello_burst` at once per connection, and
         :attr:`Limits.address_hello_burst` per address, then ``slow-down``."""
@@ -477,7 +519,13 @@ class Hub:
         if conn.hellos is None:
             conn.hellos = Bucket(limits.hellos_per_minute / 60, limits.hello_burst)
         now = time.monotonic()
-        if not conn.hellos.take(now) or not self.hellos.allow(conn.address):
+        if (
+            not conn.hellos.take(now)
+            or not self.hellos.allow(conn.address)
+            or not await self.shared(
+                "hellos", conn.address, limits.address_hellos_per_minute / 60, limits.address_hello_burst
+            )
+        ):
             raise TableError("slow-down", "too many hellos; wait a moment")
 
     def _bound(self, conn: Conn, local: Local, pid: int | None) -> bool:
@@ -492,7 +540,10 @@ class Hub:
         local = await self._find(conn, message.code)
         if conn.person is not None and conn.code == local.code:
             raise TableError("already-seated", "this phone is already at this table")
-        if not self.joins.allow(conn.address):
+        limits = self.limits
+        if not self.joins.allow(conn.address) or not await self.shared(
+            "joins", conn.address, limits.joins_per_minute / 60, limits.join_burst
+        ):
             raise TableError("slow-down", "too many joins from this address; wait a minute")
         token = secrets.token_urlsafe(24)
         join = ops.Join(

@@ -6,6 +6,7 @@ import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 
 @dataclass
@@ -142,6 +143,21 @@ def address_key(host: str) -> str:
             return str(bare)
         return f"{ipaddress.IPv6Network((bare, 64), strict=False).network_address}/64"
     return str(ip)
+
+
+class SharedBudgets(Protocol):
+    """Budgets per address that every node of a cluster takes from (``RedisBudgets``; none for one process)."""
+
+    async def take(self, name: str, buckets: list[tuple[str, float, float]], cost: float = 1.0) -> bool: ...
+
+
+def shared_buckets(address: str, rate: float, burst: float, wider: bool = False) -> list[tuple[str, float, float]]:
+    """The buckets (key, rate, burst) a try from ``address`` takes from: its own, and with ``wider`` those of its
+    wider networks too (:data:`WIDER`), as :class:`NetworkLimiter` does in one process."""
+    out = [(address, rate, burst)]
+    if wider:
+        out += [(network, rate * times, burst * times) for network, times in wider_networks(address)]
+    return out
 
 
 WIDER = ((48, 4.0), (32, 16.0))

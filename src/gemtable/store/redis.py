@@ -65,6 +65,22 @@ redis.call('ZREM', KEYS[4], ARGV[1])
 return 1
 """
 
+TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local cost = tonumber(ARGV[1])
+local allowed = 1
+for i, k in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local b = redis.call('HMGET', k, 'tokens', 'at')
+  local tokens = math.min(burst, (tonumber(b[1]) or burst) + (now - (tonumber(b[2]) or now)) * rate)
+  if cost < 0 or tokens >= cost then tokens = math.min(burst, tokens - cost) else allowed = 0 end
+  redis.call('HSET', k, 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', k, math.ceil((burst - tokens) / rate * 1000) + 1000)
+end
+return allowed
+"""
+
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -92,6 +108,24 @@ def key(code: str, part: str) -> str:
     return f"gt:{{{code}}}:{part}"
 
 
+class RedisBudgets:
+    """Token buckets in Redis (``gt:budget:NAME:KEY``, a hash that expires once it would be full again), taken
+    from in one atomic script on Redis's own clock: a cluster's nodes share each address's budget, as one
+    process's limits do (``docs/security.md``)."""
+
+    def __init__(self, script: Any) -> None:
+        self._take = script
+
+    async def take(self, name: str, buckets: list[tuple[str, float, float]], cost: float = 1.0) -> bool:
+        """Take ``cost`` from every bucket of ``buckets`` (key, rate a second, burst): whether each had it (one
+        that had not is left as it was).  A negative ``cost`` gives back, up to the burst."""
+        keys = [f"gt:budget:{name}:{bucket}" for bucket, _, _ in buckets]
+        args: list[float] = [cost]
+        for _, rate, burst in buckets:
+            args += [rate, burst]
+        return bool(await self._take(keys=keys, args=args))
+
+
 class RedisStore:
     def __init__(self, url: str) -> None:
         self.url = url
@@ -101,6 +135,8 @@ class RedisStore:
         self._prune = self.redis.register_script(PRUNE)
         self._release = self.redis.register_script(RELEASE)
         self._forget = self.redis.register_script(FORGET)
+        self.budgets = RedisBudgets(self.redis.register_script(TAKE))
+        """Per-address budgets every node takes from (``gemtable.server.limits.SharedBudgets``)."""
 
     async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
         if not events:
