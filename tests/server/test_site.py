@@ -46,6 +46,18 @@ def test_a_machine_with_only_loopback_says_phones_cannot_reach_it() -> None:
     assert "--public-url" in banner
 
 
+def test_a_server_told_to_listen_on_loopback_names_host_not_the_network() -> None:
+    """``--host 127.0.0.1`` on a laptop with Wi-Fi: the banner says that --host keeps phones out (it said the
+    machine had no network address)."""
+    for listen in ("127.0.0.1", "::1", "localhost"):
+        site = Site.build(8000, listen=listen, interfaces=LAPTOP, hostname="laptop")
+        banner = site.banner("data in /tmp")
+        assert not site.reachable and site.loopback == listen
+        assert f"It listens on {listen} only (--host {listen})" in banner and "leave --host" in banner
+        assert "no network address" not in banner
+    assert Site.build(8000, interfaces=[Interface("lo", "127.0.0.1")], hostname="box").loopback is None
+
+
 def test_the_banner_lists_every_address_the_best_first() -> None:
     banner = Site.build(8123, interfaces=LAPTOP, hostname="laptop").banner("data in /tmp")
     lines = [line.strip() for line in banner.splitlines()]

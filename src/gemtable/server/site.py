@@ -308,6 +308,8 @@ class Site:
     """The web origins (``scheme://host[:port]``) whose pages may create tables and open WebSockets here: the
     public URL's, every allowed host name at this server's own port, and those the host added
     (``--allow-origin``).  Another port is another origin (another program's pages)."""
+    loopback: str | None = None
+    """The loopback address the server was told to listen on (``--host 127.0.0.1``), which no phone can reach."""
 
     def join_url(self, code: str) -> str:
         return f"{self.public_url}/t/{code}"
@@ -368,7 +370,8 @@ class Site:
         if urls:
             return cls(urls[0], tuple(urls), tuple(sorted(hosts)), True, False, origins)
         fallback = _url("127.0.0.1" if every_interface else listen, port)
-        return cls(fallback, (fallback,), tuple(sorted(hosts)), False, False, origins)
+        loopback = None if every_interface or not _is_loopback(listen) else listen
+        return cls(fallback, (fallback,), tuple(sorted(hosts)), False, False, origins, loopback)
 
     @classmethod
     def from_env(
@@ -394,6 +397,16 @@ class Site:
     def banner(self, where: str) -> str:
         """What ``gemtable serve`` prints: where phones join, and why it is not localhost."""
         lines = [f"gemtable is running ({where})."]
+        if not self.reachable and self.loopback:
+            lines += [
+                "",
+                f"It listens on {self.loopback} only (--host {self.loopback}), which phones cannot reach: leave --host",
+                "out (or pass --host 0.0.0.0) to let phones on the same Wi-Fi join.  For now it works on this",
+                "machine only:",
+                "",
+                f"    {self.public_url}/",
+            ]
+            return "\n".join(lines) + "\n"
         if not self.reachable:
             lines += [
                 "",
@@ -410,6 +423,15 @@ class Site:
             lines += ["", "It answers at these addresses too:"] + [f"    {url}/" for url in others]
         lines += ["", "Phones cannot open localhost: every link and QR code gemtable shows uses the address above."]
         return "\n".join(lines) + "\n"
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 __all__ = [
