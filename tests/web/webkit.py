@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +42,17 @@ WATCH = """if (!window.__gtProblems) {
     (e) => __gtProblems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
 }"""
 T = TypeVar("T")
+
+
+STARTS = 3
+SESSION_CEILING = 60.0
+"""Seconds a new MiniBrowser session may take to start before its driver is ended and it is tried again."""
+
+
+def _end(service: Service) -> None:
+    process = getattr(service, "process", None)
+    if process is not None and process.poll() is None:
+        process.kill()
 
 
 class Xvfb:
@@ -205,8 +217,25 @@ class WebKit:
         log = self.logs / f"webkit-{label}.log"
         env = {**os.environ, "DISPLAY": self.display}
         env.pop("WAYLAND_DISPLAY", None)
-        service = Service(executable_path=DRIVER, log_output=str(log), env=env)
-        driver = webdriver.WebKitGTK(options=opts, service=service)
+        driver = None
+        for attempt in range(1, STARTS + 1):
+            service = Service(executable_path=DRIVER, log_output=str(log), env=env)
+            # WebKitWebDriver waits for ever for a MiniBrowser that could not start (seen once under a CPU hog:
+            # "cannot open display" in its log, and the session's request never answered): past the ceiling its
+            # process is ended, which fails the request, and a new driver and browser are started.
+            watchdog = threading.Timer(SESSION_CEILING, _end, args=(service,))
+            watchdog.start()
+            try:
+                driver = webdriver.WebKitGTK(options=opts, service=service)
+                break
+            except Exception:  # (the request fails as the driver's connection drops: urllib3's error or Selenium's)
+                with contextlib.suppress(Exception):
+                    service.stop()
+                if attempt == STARTS:
+                    raise
+            finally:
+                watchdog.cancel()
+        assert driver is not None
         driver.set_window_size(*size)
         page = Page(label, driver, self.base, log)
         self.pages.append(page)
