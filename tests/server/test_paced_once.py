@@ -53,8 +53,12 @@ class Phone:
 
 async def spawned(hub: Hub, before: int) -> None:
     """Wait, a turn of the loop at a time, until the node has spawned a task (the pacer's flush found the held
-    choices unsaved and put the broadcast off until they are saved): this coroutine runs again before it."""
-    for _ in range(100_000):
+    choices unsaved and put the broadcast off until they are saved): this coroutine runs again before it.  The
+    flush is due at the end of the pacer's interval, so this waits for it by the clock, not by a count of
+    turns (100,000 turns took longer than the interval only under coverage)."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + 30.0
+    while loop.time() < give_up:
         if len(hub.node._tasks) > before:
             return
         await asyncio.sleep(0)
