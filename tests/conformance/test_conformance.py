@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,6 +139,23 @@ def test_a_view_is_live(manifest: Manifest) -> None:
             for seat, view in kept.items():
                 fresh = json.dumps(state.view(seat).to_json(), sort_keys=True, default=str)
                 assert json.dumps(view.to_json(), sort_keys=True, default=str) == fresh, seat
+
+
+@each_game()
+def test_a_snapshot_is_its_view_detached(manifest: Manifest) -> None:
+    """``view.snapshot()`` (what a user bot in its own process is sent): pickled and read back, it shows what
+    the live view shows, at every step of a game, for every seat and a spectator, and it holds no seed."""
+    for seed in (0xA5C3_E1F7_9B2D, 0x5A3C_1E7F_B9D2):
+        state, rng = new_game(manifest, seed), random.Random(seed)
+        while True:
+            for seat in [None, *range(state.seats)]:
+                view = state.view(seat)
+                data = pickle.dumps(view.snapshot())
+                assert pickle.loads(data).to_json() == view.to_json(), seat
+                assert seed.to_bytes(6, "little") not in data  # the seed is not in it (pickle writes it so)
+            if state.is_over():
+                break
+            step(manifest, state, rng, joint=seed & 1 == 1)
 
 
 @each_game()

@@ -184,3 +184,45 @@ def test_an_illegal_move_and_a_broken_file_are_clear_errors(tmp_path: Path) -> N
     clash = bot_file(tmp_path, "cautious", "def choose(view):\n    return 'camp'\n")
     result = gemtable("simulate", "--bot", clash, "--bots", "cautious", "--games", "5")
     assert result.returncode == 2 and "two bots are called 'cautious'" in result.stderr
+
+
+HONEST = "def choose(view, moves, rng):\n    return 'camp' if view.carried >= 8 else 'deeper'\n"
+
+CHEAT = """import copy, gc, os
+
+def choose(view, moves, rng):
+    state = getattr(view, "_state", None)
+    try:
+        state.chest[view.seat] += 100  # its own score, written
+        state.relic_points[view.seat] += 100
+    except Exception:
+        pass
+    try:  # the next card, read through the deck's generator
+        pile, draw = state.pile, copy.deepcopy(state.rng).random()
+        card = pile[int(draw * len(pile))]
+        return "camp" if card < 0 and state.hazards_seen[-1 - card] else "deeper"
+    except Exception:
+        pass
+    with open(os.environ["GEMTABLE_TEST_SEEN"], "a") as out:  # what lives in the bot's process
+        games = [type(o).__name__ for o in gc.get_objects() if type(o).__name__ in ("ExpeditionState", "Tournament")]
+        out.write(f"{os.getpid()} {sorted(set(games))}\\n")
+    return "camp" if view.carried >= 8 else "deeper"
+"""
+
+
+def test_a_bot_is_sent_a_copy_of_its_view_and_cannot_peek_or_write_its_score(tmp_path: Path) -> None:
+    """Issue 43, finding 4: a bot that reaches behind its view finds a copy of what its seat may know, in a
+    process that never held the game: it plays exactly as the honest bot it falls back to (on 91ef538 it read
+    the next card and wrote itself 100 points a decision)."""
+    seen = tmp_path / "seen.txt"
+    args = ("--bots", "cautious,odds", "--games", "40", "--seed", "5", "--json", "--jobs", "2")
+    honest = gemtable("simulate", "--bot", bot_file(tmp_path, "bot", HONEST), *args)
+    (tmp_path / "cheat").mkdir()
+    cheat = gemtable(
+        "simulate", "--bot", bot_file(tmp_path / "cheat", "bot", CHEAT), *args, env={"GEMTABLE_TEST_SEEN": str(seen)}
+    )
+    assert honest.returncode == 0 and cheat.returncode == 0, cheat.stderr
+    assert json.loads(cheat.stdout) == json.loads(honest.stdout)
+    lines = seen.read_text().splitlines()
+    assert lines and {line.split(" ", 1)[1] for line in lines} == {"[]"}  # no game, no tournament in its process
+    assert len({line.split()[0] for line in lines}) == 2  # one process of its own in each of the two workers

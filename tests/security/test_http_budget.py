@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,3 +109,19 @@ def test_sync_is_under_the_hellos_budget(party: ServerProcess, tmp_path: Path) -
         await phone.close()
 
     run(scenario())
+
+
+def test_a_refused_request_closes_its_connection(party: ServerProcess) -> None:
+    """A client that goes on asking past its budget pays a new connection for every refusal (a kept-alive
+    connection let one address have tens of thousands refused a second)."""
+    source = "127.49.4.1"
+    statuses = gets(party, source, "/api/schema", int(Limits().api_burst) + 20)
+    assert 429 in statuses
+    with socket.create_connection(("127.0.0.1", party.port), timeout=10, source_address=(source, 0)) as sock:
+        request = f"GET /api/schema HTTP/1.1\r\nHost: 127.0.0.1:{party.port}\r\n\r\n".encode()
+        sock.sendall(request * 3)  # three asked at once on one kept-alive connection
+        answers = b""
+        while chunk := sock.recv(65536):  # until the server closes it (a timeout fails the test)
+            answers += chunk
+    assert answers.count(b"HTTP/1.1 ") == 1 and answers.startswith(b"HTTP/1.1 429")
+    assert b"connection: close" in answers.lower()

@@ -101,6 +101,11 @@ class SeatView(Protocol):
 
     def to_json(self) -> JSON: ...
 
+    def snapshot(self) -> SeatView:
+        """A copy of this view detached from the state, with the same API, built from what the seat may know
+        and nothing else: what a user bot in a process of its own is sent (``gemtable.lab.userbot``)."""
+        ...
+
 
 class GameState(Protocol):
     """The state of one game.  See the module documentation."""

@@ -105,8 +105,9 @@ def _runner(
 
 
 TRUST = (
-    "gemtable: a bot file is a program: it runs with your rights, and in its process it can reach the game it plays"
-    " (the deck's order, the scores). Run only bots you have read (docs/strategy-lab.md, 'Whose bot')."
+    "gemtable: a bot file is a program: it runs with your rights (your files, the network). It plays in a process"
+    " of its own, sent a copy of its seat's view, so it cannot reach the game; but run only bots you have read"
+    " (docs/strategy-lab.md, 'Whose bot')."
 )
 
 

@@ -5,8 +5,8 @@ count, which bot sits in which seat, the deck and the bots' randomness.  So a
 run gives the same figures whatever the number of worker processes.
 
 Bots are built-in names (``cautious``, ``threshold=10`` …) or user bots
-(:mod:`gemtable.lab.userbot`), which only ever run in worker processes, under a
-time limit per decision.
+(:mod:`gemtable.lab.userbot`), each of which runs in a process of its own, sent a copy
+of its seat's view at each decision, under a time limit.
 
 How many games: a fixed number (``games``), or :func:`run_until`, which plays in
 rounds that double until the ranking by win rate is significant (neighbours'
@@ -16,20 +16,20 @@ rounds that double until the ranking by win rate is significant (neighbours'
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 import os
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gemtable.games import find_game
 from gemtable.games.api import JSON, GameError
 from gemtable.lab import stats
-from gemtable.lab.userbot import GuardedBot, Overseer, UserBotSpec, init_worker, killed_report, new_slots
+from gemtable.lab.userbot import BotProcess, UserBotSpec
 from gemtable.play import play_state
 
 
@@ -172,39 +172,61 @@ class Results:
 
 # --- playing, in this process or in workers -------------------------------------------------
 
-_USER_BOTS: dict[tuple[str, int, float], GuardedBot] = {}
-"""User bots loaded in this (worker) process."""
+_USER_BOTS: dict[tuple[str, float], BotProcess] = {}
+"""The user bots' processes started by this process, kept for its next games."""
 
 
-def _user_bot(tournament: Tournament, name: str) -> GuardedBot | None:
-    for index, spec in enumerate(tournament.user):
+def _user_bot(tournament: Tournament, name: str) -> BotProcess | None:
+    for spec in tournament.user:
         if spec.name == name:
-            key = (spec.spec, index, tournament.time_limit)
+            key = (spec.spec, tournament.time_limit)
             if key not in _USER_BOTS:
-                _USER_BOTS[key] = GuardedBot(spec, index, tournament.time_limit)
+                if not _USER_BOTS:  # before multiprocessing's exit joins its children (a bot may ignore SIGTERM)
+                    multiprocessing.util.Finalize(None, end_user_bots, exitpriority=100)
+                _USER_BOTS[key] = BotProcess(spec, tournament.time_limit)
             return _USER_BOTS[key]
     return None
 
 
+def end_user_bots() -> None:
+    """End the user bots' processes this process started."""
+    while _USER_BOTS:
+        _USER_BOTS.popitem()[1].end()
+
+
 def play_range(tournament: Tournament, start: int, stop: int) -> Results:
-    """Play games ``start`` to ``stop - 1`` of a tournament."""
+    """Play games ``start`` to ``stop - 1`` of a tournament (a failing user bot has every user bot's
+    process ended before :class:`BotFailure` is raised)."""
     from gemtable.bots import make_bot
 
     results = Results()
     game = find_game(tournament.game)
-    for index in range(start, stop):
-        seed, seats = tournament.seating(index)
-        choosers = []
-        for seat, name in enumerate(seats):
-            user = _user_bot(tournament, name) if tournament.user else None
-            if user is not None:
-                user.where = f" (game {index}, seat {seat})"
-                choosers.append(user.choose)
-            else:
-                choosers.append(make_bot(tournament.game, name).choose)
-        state = play_state(game.new(tournament.rules, len(seats), seed), choosers, random.Random(~seed))
-        results.record_game(seats, state.scores(), set(state.winners()))
+    try:
+        for index in range(start, stop):
+            seed, seats = tournament.seating(index)
+            choosers = []
+            for seat, name in enumerate(seats):
+                user = _user_bot(tournament, name) if tournament.user else None
+                if user is not None:
+                    choosers.append(_placed(user, f" (game {index}, seat {seat})"))
+                else:
+                    choosers.append(make_bot(tournament.game, name).choose)
+            state = play_state(game.new(tournament.rules, len(seats), seed), choosers, random.Random(~seed))
+            results.record_game(seats, state.scores(), set(state.winners()))
+    except BaseException:
+        end_user_bots()
+        raise
     return results
+
+
+def _placed(bot: BotProcess, where: str) -> Callable[[Any, Sequence[str], random.Random], str]:
+    """``bot.choose``, with its reports naming the game and seat being decided."""
+
+    def choose(view: Any, moves: Sequence[str], rng: random.Random) -> str:
+        bot.where = where
+        return bot.choose(view, moves, rng)
+
+    return choose
 
 
 def chunks(start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:
@@ -220,46 +242,35 @@ def run(
 ) -> Results:
     """Play games ``start`` … ``start + tournament.games - 1`` on ``jobs`` processes (default: every core).
 
-    With user bots every game is played in worker processes (at least one), so a bot
-    that hangs never hangs this process; a failing bot raises :class:`BotFailure`.
+    A user bot plays in a process of its own, started by the process that plays its games;
+    a failing bot raises :class:`BotFailure`.
     """
     jobs = jobs or os.cpu_count() or 1
     results = Results()
     stop = start + tournament.games
     size = max(1, min(500, tournament.games // (jobs * 8) or 1))
     parts = list(chunks(start, stop, size))
-    if not tournament.user and (jobs == 1 or len(parts) == 1):
-        for first, last in parts:
-            results.add(play_range(tournament, first, last))
-            if progress:
-                progress(last - first)
-        return results
-    workers = min(jobs, len(parts))
-    slots: Any = None
-    extra: dict[str, Any] = {}
-    watch: AbstractContextManager[Any] = nullcontext()
-    if tournament.user:
-        context = multiprocessing.get_context()  # the system's default (spawn on Windows and macOS), or as set
-        slots = new_slots(context, workers)
-        extra = {"mp_context": context, "initializer": init_worker, "initargs": (slots, context.Value("i", 0))}
-        watch = Overseer(slots, tournament.time_limit)
-    pool = ProcessPoolExecutor(max_workers=workers, **extra)
-    # The overseer watches until every worker has ended: when one is killed, the pool asks the others to end
-    # with SIGTERM, which a worker stuck in C code under a Python SIGTERM handler (its bot's, or coverage's)
-    # never acts on; the overseer's SIGKILL ends it, and the shutdown does not wait for ever.
-    with watch:
+    if jobs == 1 or len(parts) == 1:
         try:
-            futures = [pool.submit(play_range, tournament, first, last) for first, last in parts]
-            for future in futures:
-                part = future.result()
-                results.add(part)
+            for first, last in parts:
+                results.add(play_range(tournament, first, last))
                 if progress:
-                    progress(part.games)
-        except BrokenProcessPool:
-            failure = killed_report(slots, [spec.name for spec in tournament.user], tournament.time_limit)
-            raise failure or GameError("a worker process died") from None
+                    progress(last - first)
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            end_user_bots()
+        return results
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=multiprocessing.get_context())
+    try:
+        futures = [pool.submit(play_range, tournament, first, last) for first, last in parts]
+        for future in futures:
+            part = future.result()
+            results.add(part)
+            if progress:
+                progress(part.games)
+    except BrokenProcessPool:
+        raise GameError("a worker process died") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 

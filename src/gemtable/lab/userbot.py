@@ -1,4 +1,4 @@
-"""Your own bot: one small Python function, loaded from a file or a module, played under guard.
+"""Your own bot: one small Python function, loaded from a file or a module, played in a process of its own.
 
 A bot is a function of the seat's view, the legal moves and a random generator::
 
@@ -9,18 +9,26 @@ It may take fewer arguments (``choose(view)`` or ``choose(view, moves)``).  It i
 on the command line as ``path/to/mybot.py`` (the function ``choose`` in it),
 ``path/to/mybot.py:name`` (another function in it) or ``package.module:function``.
 
-**Guard.**  User bots only ever run in worker processes, never in the process that
-prints the results.  Each decision runs under two limits:
+**The boundary.**  A user bot runs in a process of its own (:class:`BotProcess`), started
+fresh (``spawn``: it never held a game) by the process that plays the games.  At each
+decision it is sent a copy of its seat's view (``view.snapshot()``: the same API over what
+that seat may know, nothing else), the legal moves and a seed for its random generator (a
+one-way hash of the game's generator, so the bot cannot work the deck's generator out from
+it); it answers with a move, as JSON.  The game's state never enters the bot's process, so a
+bot cannot read the next card or change a score, and nothing from the bot's process is
+unpickled by the one that plays.  This is not a sandbox: the bot is a program with the
+user's rights (files, network, other processes where the system lets it read them).
+
+**Guard.**  Each decision runs under two limits:
 
 * at the time limit, :class:`BotTimeout` is raised inside the bot, so the report shows
   where the bot was (its own frames), for a bot looping in Python or waiting.  Where the
   system has ``setitimer`` (Linux, macOS) a wall-clock timer's ``SIGALRM`` raises it, which
-  also cuts a ``sleep`` or a wait short; elsewhere (Windows) a watchdog thread of the worker
-  raises it in the bot's thread (``PyThreadState_SetAsyncExc``), at its next Python step;
+  also cuts a ``sleep`` or a wait short; elsewhere (Windows) a watchdog thread of the bot's
+  process raises it in the bot's thread (``PyThreadState_SetAsyncExc``), at its next Python step;
 * a little later (:func:`hard_limit`), for a bot stuck inside C code, where no Python can
-  run: the parent process ends the worker (every worker notes its pid, the bot and the start
-  of its open call in shared memory, which the parent watches), the pool breaks, and the
-  parent names the bot whose call was open.  Ending a process works the same on every system.
+  run: the playing process, which waits for the answer, ends the bot's process and names
+  the bot.  Ending a process works the same on every system.
 
 A bot that raises gets its exception reported with the traceback of its own frames
 (gemtable's frames are left out); a bot that returns a move that is not legal is
@@ -29,12 +37,13 @@ reported with the move and the legal ones.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
+import hashlib
 import importlib
 import importlib.util
 import inspect
-import os
+import multiprocessing
+import pickle
 import random
 import signal
 import sys
@@ -46,6 +55,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any
+
+import msgspec
 
 from gemtable.games.api import GameError
 
@@ -162,32 +173,7 @@ def _with_three_arguments(function: Callable[..., Any], name: str) -> Choose:
     raise BotFailure(name, "load", f"bot {name!r}: its function takes (view, moves, rng), or fewer, not nothing")
 
 
-# --- the guard, in a worker process ---------------------------------------------------------
-
-FIELDS = 3
-"""Per worker in the shared table of open calls: bot index + 1 (0: none), start of its open call, pid."""
-_SLOTS: Any = None
-_SLOT = -1
-
-
-def new_slots(context: Any, workers: int) -> Any:
-    """The shared table of open calls for ``workers`` worker processes (``context``: a multiprocessing context)."""
-    return context.RawArray("d", FIELDS * workers)
-
-
-def init_worker(slots: Any, counter: Any) -> None:
-    """Pool initializer: take a slot in the shared table of open calls."""
-    global _SLOTS, _SLOT
-    with counter.get_lock():
-        _SLOT = counter.value
-        counter.value += 1
-    _SLOTS = slots
-    slots[FIELDS * _SLOT + 2] = os.getpid()
-
-
-def hard_limit(limit: float) -> float:
-    """Seconds after which a call that the time limit could not interrupt has its worker ended."""
-    return limit * 2 + 1.0
+# --- the guard, in the bot's process ------------------------------------------------------
 
 
 class _Alarm:
@@ -211,8 +197,8 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
 
 
 class _Watchdog:
-    """The time limit as a thread of the worker that raises :class:`BotTimeout` in the bot's thread at
-    the deadline (every system; used where there is no ``setitimer``)."""
+    """The time limit as a thread that raises :class:`BotTimeout` in the bot's thread at the deadline
+    (every system; used where there is no ``setitimer``)."""
 
     def __init__(self) -> None:
         self.target = threading.get_ident()
@@ -253,12 +239,18 @@ def _clock() -> _Alarm | _Watchdog:
     return _Watchdog()
 
 
-class GuardedBot:
-    """A user bot under a time limit; its failures become :class:`BotFailure`."""
+def _illegal(name: str, move: object, moves: Sequence[str], where: str) -> BotFailure:
+    shown = ", ".join(map(repr, list(moves)[:12])) + (" …" if len(moves) > 12 else "")
+    return BotFailure(
+        name, "illegal", f"bot {name!r} returned {move!r:.80}{where}, which is not a legal move; legal: {shown}"
+    )
 
-    def __init__(self, spec: UserBotSpec, index: int, limit: float) -> None:
+
+class GuardedBot:
+    """A user bot under a time limit, in its own process; its failures become :class:`BotFailure`."""
+
+    def __init__(self, spec: UserBotSpec, limit: float) -> None:
         self.name = spec.name
-        self.index = index
         self.limit = limit
         self._choose = load(spec)
         self.where = ""
@@ -266,10 +258,6 @@ class GuardedBot:
         self._clock = _clock()
 
     def choose(self, view: Any, moves: Sequence[str], rng: random.Random) -> str:
-        slots, slot = _SLOTS, _SLOT
-        if slots is not None and slot >= 0:
-            slots[FIELDS * slot] = self.index + 1
-            slots[FIELDS * slot + 1] = time.monotonic()
         started = time.perf_counter()
         try:
             self._clock.arm(self.limit)
@@ -285,9 +273,6 @@ class GuardedBot:
             raise BotFailure(
                 self.name, "error", format_user_error(exc, f"bot {self.name!r} raised an exception{self.where}:\n")
             ) from None
-        finally:
-            if slots is not None and slot >= 0:
-                slots[FIELDS * slot] = 0
         if time.perf_counter() - started > self.limit:  # it swallowed the alarm
             raise BotFailure(
                 self.name,
@@ -295,68 +280,115 @@ class GuardedBot:
                 f"bot {self.name!r} took longer than {self.limit:g} s to decide"
                 f"{self.where} (and caught the signal that should have stopped it)",
             )
-        if move not in moves:
-            shown = ", ".join(map(repr, list(moves)[:12])) + (" …" if len(moves) > 12 else "")
-            raise BotFailure(
-                self.name,
-                "illegal",
-                f"bot {self.name!r} returned {move!r:.80}{self.where}, which is not a legal move; legal: {shown}",
-            )
+        if not isinstance(move, str) or move not in moves:
+            raise _illegal(self.name, move, moves, self.where)
         return move
 
 
-# --- the guard, in the parent process --------------------------------------------------------
+class Reply(msgspec.Struct, forbid_unknown_fields=True):
+    """The bot's process's answer: ``ready`` (loaded), ``move``, or a failure's kind and report."""
+
+    kind: str
+    move: str = ""
+    text: str = ""
 
 
-class Overseer:
-    """A thread of the parent that ends a worker whose bot call has been open past :func:`hard_limit`
-    (a bot stuck in C code cannot be interrupted from inside its process on any system)."""
-
-    def __init__(self, slots: Any, limit: float, every: float = 0.05) -> None:
-        self.slots = slots
-        self.limit = hard_limit(limit)
-        self.every = every
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._watch, name="gemtable-bot-overseer", daemon=True)
-
-    def __enter__(self) -> Overseer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopped.set()
-        self.thread.join()
-
-    def _watch(self) -> None:
-        import psutil
-
-        slots = self.slots
-        while not self.stopped.wait(self.every):
-            now = time.monotonic()
-            for i in range(len(slots) // FIELDS):
-                bot, start, pid = slots[FIELDS * i], slots[FIELDS * i + 1], int(slots[FIELDS * i + 2])
-                if bot and pid and now - start > self.limit:
-                    with contextlib.suppress(psutil.Error):
-                        psutil.Process(pid).kill()  # SIGKILL; TerminateProcess on Windows
+_encode = msgspec.json.encode
+_decode_reply = msgspec.json.Decoder(Reply).decode
 
 
-def killed_report(slots: Any, names: Sequence[str], limit: float) -> BotFailure | None:
-    """After a worker died: the user bot whose call had been open longest, if any."""
-    if slots is None:
-        return None
-    now = time.monotonic()
-    open_calls = [
-        (now - slots[FIELDS * i + 1], int(slots[FIELDS * i]) - 1)
-        for i in range(len(slots) // FIELDS)
-        if slots[FIELDS * i]
-    ]
-    if not open_calls:
-        return None
-    _, index = max(open_calls)
-    name = names[index] if 0 <= index < len(names) else "?"
-    return BotFailure(
-        name,
-        "killed",
-        f"bot {name!r} did not answer within {limit:g} s and could not be interrupted "
-        "(stuck inside C code); its worker process was ended",
-    )
+def serve(spec: UserBotSpec, limit: float, conn: Any) -> None:
+    """The bot's process: load the bot, then answer decisions until the pipe closes."""
+    try:
+        bot = GuardedBot(spec, limit)
+    except BotFailure as failure:
+        conn.send_bytes(_encode(Reply(failure.kind, text=failure.text)))
+        return
+    conn.send_bytes(_encode(Reply("ready")))
+    while True:
+        try:
+            view, moves, seed, bot.where = pickle.loads(conn.recv_bytes())
+        except EOFError:  # the playing process is done (or gone)
+            return
+        try:
+            reply = Reply("move", move=bot.choose(view, moves, random.Random(seed)))
+        except BotFailure as failure:
+            reply = Reply(failure.kind, text=failure.text)
+        conn.send_bytes(_encode(reply))
+
+
+# --- the guard, in the playing process -------------------------------------------------------
+
+LOAD_LIMIT = 60.0
+"""Seconds a bot's process may take to start and load the bot (a fresh interpreter importing gemtable)."""
+MAX_REPLY = 1 << 16
+"""Bytes of one answer from a bot's process; a longer one is a broken bot."""
+
+
+def hard_limit(limit: float) -> float:
+    """Seconds after which a call that the time limit could not interrupt has its process ended."""
+    return limit * 2 + 1.0
+
+
+def _bot_seed(rng: random.Random) -> int:
+    """A seed for the bot's generator: a one-way function of the game's generator."""
+    word = rng.getrandbits(64).to_bytes(8, "little")
+    return int.from_bytes(hashlib.blake2b(word, digest_size=8, person=b"gemtable-bot").digest(), "little")
+
+
+class BotProcess:
+    """A user bot in a process of its own, as the playing process sees it: ``choose`` sends a copy of
+    the seat's view and waits for the move, under the hard limit."""
+
+    def __init__(self, spec: UserBotSpec, limit: float) -> None:
+        self.name = spec.name
+        self.limit = limit
+        self.where = ""
+        """The game and seat being decided, for reports."""
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: it never held a game
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=serve, args=(spec, limit, child), name=f"gemtable-bot-{spec.name}", daemon=True
+        )
+        self._process.start()
+        child.close()
+        reply = self._receive(LOAD_LIMIT, f"bot {self.name!r} did not load within {LOAD_LIMIT:g} s")
+        if reply.kind != "ready":
+            self.end()
+            raise BotFailure(self.name, reply.kind, reply.text)
+
+    def choose(self, view: Any, moves: Sequence[str], rng: random.Random) -> str:
+        legal = list(moves)
+        self._conn.send_bytes(pickle.dumps((view.snapshot(), legal, _bot_seed(rng), self.where), protocol=5))
+        late = (
+            f"bot {self.name!r} did not answer within {self.limit:g} s and could not be interrupted "
+            f"(stuck inside C code){self.where}; its process was ended"
+        )
+        reply = self._receive(hard_limit(self.limit), late)
+        if reply.kind != "move":
+            self.end()
+            raise BotFailure(self.name, reply.kind, reply.text)
+        if reply.move not in legal:  # checked here too: the answer comes from the bot's process
+            self.end()
+            raise _illegal(self.name, reply.move, legal, self.where)
+        return reply.move
+
+    def _receive(self, seconds: float, late: str) -> Reply:
+        conn = self._conn
+        try:
+            if not conn.poll(seconds):
+                self.end()
+                raise BotFailure(self.name, "killed", late)
+            return _decode_reply(conn.recv_bytes(MAX_REPLY))
+        except (EOFError, OSError, msgspec.DecodeError) as exc:
+            self.end()
+            code = self._process.exitcode
+            why = f"ended (exit code {code})" if code is not None else f"broke its pipe ({type(exc).__name__})"
+            raise BotFailure(self.name, "died", f"bot {self.name!r}'s process {why}{self.where}") from None
+
+    def end(self) -> None:
+        """End the bot's process (at once: nothing of it needs to be kept)."""
+        if self._process.is_alive():
+            self._process.kill()  # SIGKILL; TerminateProcess on Windows
+        self._process.join(10)
+        self._conn.close()

@@ -4,9 +4,10 @@ Every HTTP request costs the server something, and nothing bounded how many one 
 kept-alive connections asking for ``/api/schema`` (then rebuilt at every call) held a core at 90 % and an honest
 phone's ping at half a second.  So each address has two token buckets (:class:`gemtable.server.limits.Limits`):
 one for every request (the pages and their files, served from memory, are cheap: a page load is about 30 of
-them), and a smaller one for ``/api/*``.  Over budget: ``429`` with ``Retry-After``, before any work.  A reverse
-proxy on this host, and the host's own browser on ``localhost`` (:data:`LOCAL_PROXIES`), are not counted: uvicorn
-gives the phone's own address from ``X-Forwarded-For`` behind the proxy.
+them), and a smaller one for ``/api/*``.  Over budget: ``429`` with ``Retry-After``, before any work, and the
+connection is closed.  A reverse proxy on this host, and the host's own browser on ``localhost``
+(:data:`LOCAL_PROXIES`), are not counted: uvicorn gives the phone's own address from ``X-Forwarded-For``
+behind the proxy.
 
 Another site's page, open in a guest's browser, can send ``GET``s here too (``fetch(…, {mode: 'no-cors'})``,
 an ``<img>``): it cannot read the answers, but it spends the guest's budget and the server's time.  So a ``GET``
@@ -57,7 +58,13 @@ class RequestBudget:
 
 async def _answer(send: Send, status: int, code: str, message: str) -> None:
     body = json.dumps({"error": code, "message": message}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    # A refused request closes its connection: a client that goes on asking pays a new connection each time
+    # (which the limits on connections count), rather than tens of thousands of refusals a second on one.
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
     if status == 429:
         headers.append((b"retry-after", b"1"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -41,7 +41,7 @@ from gemtable.server.limits import (
     SharedBudgets,
     shared_buckets,
 )
-from gemtable.server.node import Local, Node
+from gemtable.server.node import WRITTEN, Local, Node
 from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
@@ -105,6 +105,8 @@ class Hub:
         self.lookups = NetworkLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
         self.hellos = AddressLimiter(self.limits.address_hellos_per_minute / 60, self.limits.address_hello_burst, keep)
         self.joins = AddressLimiter(self.limits.joins_per_minute / 60, self.limits.join_burst, keep)
+        self.writes = AddressLimiter(self.limits.write_bytes_per_hour / 3600, self.limits.write_burst, keep)
+        """Bytes of table log per address (:meth:`_command`)."""
         self.creations = AddressLimiter(self.limits.tables_per_hour / 3600, self.limits.table_burst, keep)
         self.budgets: SharedBudgets | None = getattr(store, "budgets", None)
         """In a cluster, the same budgets per address again, kept in Redis and shared by every node (``shared``)."""
@@ -565,6 +567,20 @@ class Hub:
         if pid is None:
             raise TableError("spectator", "you are looking on: join the table to play")
         command = _command(message, pid)
+        address = conn.address
+        counted = address not in LOCAL_PROXIES
+        if counted and not self.writes.peek(address):
+            raise TableError("slow-down", "this device has written a great deal to tables this hour; wait a while")
+        written = [0]
+        WRITTEN.set(written)  # (the connection's own task, which reads its messages one after another)
+        try:
+            await self._carry_out(conn, local, pid, command)
+        finally:
+            WRITTEN.set(None)
+            if counted and written[0]:
+                self.writes.charge(address, written[0])
+
+    async def _carry_out(self, conn: Conn, local: Local, pid: int, command: ops.Command) -> None:
         if not isinstance(command, ops.Leave):
             await self.node.execute(local, command)
             return

@@ -15,18 +15,27 @@ class Bucket:
 
     rate: float
     burst: float
-    tokens: float = -1.0
+    tokens: float = 0.0
     stamp: float = 0.0
+    new: bool = True
+    """Not used yet: full at its first use."""
 
     def take(self, now: float, cost: float = 1.0) -> bool:
-        if self.tokens < 0:
-            self.tokens, self.stamp = self.burst, now
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
+        self.tokens, self.stamp, self.new = self.left(now), now, False
         if self.tokens >= cost:
             self.tokens -= cost
             return True
         return False
+
+    def left(self, now: float) -> float:
+        """The tokens there are now (below zero after :meth:`charge`: a debt being paid off)."""
+        if self.new:
+            return self.burst
+        return min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+
+    def charge(self, now: float, cost: float) -> None:
+        """Take ``cost`` whatever is left, into debt if need be: for a cost known only once it is spent."""
+        self.tokens, self.stamp, self.new = self.left(now) - cost, now, False
 
 
 @dataclass
@@ -92,6 +101,12 @@ class Limits:
     asks every second or two."""
     max_body: int = 64 * 1024
     """Bytes of an HTTP request body (a new table's settings): more is refused unread (413)."""
+    write_bytes_per_hour: float = 8 * 2**20
+    write_burst: float = 2 * 2**20
+    """Bytes of table log that one address's commands may write (``Hub._command``): an honest phone writes a
+    few tens of KB an hour (a host changing settings often, a few hundred); past the burst, and until the debt
+    is paid off at the hourly rate, the address's commands are refused (``slow-down``).  A reverse proxy on this
+    host (:data:`LOCAL_PROXIES`) is not counted."""
     min_free_mb: int = 512
     """New tables are refused while the data folder's disk has less free space than this (MB; the embedded
     store): the tables already running play on into the space left, and nothing half-written is risked."""
@@ -235,6 +250,14 @@ class AddressLimiter:
                 break
         del self.buckets[stalest]
 
+    def charge(self, address: str, cost: float) -> None:
+        """Take ``cost`` from ``address``'s bucket, into debt if need be (:meth:`Bucket.charge`)."""
+        bucket = self.buckets.pop(address, None) or Bucket(self.rate, self.burst)
+        self.buckets[address] = bucket
+        if len(self.buckets) > self.keep:
+            self._forget_one()
+        bucket.charge(self.clock(), cost)
+
     def give_back(self, address: str, cost: float = 1.0) -> None:
         """What :meth:`allow` took, returned (up to the burst): the request turned out not to count."""
         bucket = self.buckets.get(address)
@@ -244,7 +267,4 @@ class AddressLimiter:
     def peek(self, address: str) -> bool:
         """Whether one more would be allowed, without taking it."""
         bucket = self.buckets.get(address)
-        if bucket is None:
-            return True
-        now = self.clock()
-        return min(bucket.burst, bucket.tokens + (now - bucket.stamp) * bucket.rate) >= 1.0
+        return bucket is None or bucket.left(self.clock()) >= 1.0

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import secrets
@@ -57,6 +58,11 @@ EMBEDDED_LEASE = 600.0
 node can take a table over, so a lease that lapsed would only make the node demote itself from its own
 table and reload it from the log.  Under a load that saturates it (2,000 tables of 8 phones on one core) a
 3 s lease was renewed late, and the node spent a third of its time losing and retaking its own tables."""
+WRITTEN: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gemtable_written", default=None)
+"""Bytes of log the command being carried out has written, for a phone's command (``Hub._command`` counts them
+against the phone's address): whoever carries a command out for a phone sets a counter here, ``_persist`` adds
+the events it takes to it, and the owner of a forwarded command sends its count back with the answer."""
+
 FORWARD_TIMEOUT = 8.0
 """Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
 command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
@@ -351,6 +357,9 @@ class Node:
         chosen, so it sends it again on the first state after it reconnects (``table.js``, ``resendLost``)."""
         table = local.table
         events = table.take_outbox()
+        written = WRITTEN.get()
+        if written is not None and events:
+            written[0] += len(msgspec.json.encode(events))
         if hold and events and all(e.get("type") == "chose" for e in events):
             local.unsaved.extend(events)
             return events
@@ -527,12 +536,15 @@ class Node:
         if local is None or not local.owned:
             return  # the sender will time out and look for the owner
         reply: dict[str, Any] = {"req": message["req"]}
+        written = [0]
+        WRITTEN.set(written)  # (this handler's own context)
         try:
             reply["result"] = await self.run(local, ops.from_json(message["op"]))
         except TableError as exc:
             reply["error"] = [exc.code, exc.message]
         except Moved:
             return
+        reply["written"] = written[0]
         with contextlib.suppress(Exception):
             await self.bus.publish(self._node_channel(message["node"]), json.dumps(reply).encode())
 
@@ -554,6 +566,9 @@ class Node:
         finally:
             self._replies.pop(req, None)
             self._forwarding.pop(req, None)
+        written = WRITTEN.get()
+        if written is not None:
+            written[0] += int(reply.get("written", 0))
         if "error" in reply:
             raise TableError(*reply["error"])
         return reply.get("result")

@@ -35,6 +35,14 @@ class PickView:
             "over": self.state.is_over(),
         }
 
+    def snapshot(self) -> PickView:
+        """A copy of what this seat may know: the history and its own pending pick; no seed, no inputs."""
+        copy = PickState(self.state.rounds, 0)
+        copy.started, copy.ended = self.state.started, self.state.ended
+        copy.history = [list(picks) for picks in self.state.history]
+        copy.pending = {seat: pick for seat, pick in self.state.pending.items() if seat == self.seat}
+        return PickView(copy, self.seat)
+
 
 class PickState:
     game: ClassVar[str] = "pick"

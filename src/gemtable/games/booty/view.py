@@ -85,6 +85,12 @@ class BootyView:
         """The count under the table's mode, once the game is over."""
         return self._state.count() if self._state.over else None
 
+    def snapshot(self) -> BootyView:
+        """A copy of this view, detached from the state: the same API over a copy of the table and
+        nothing of the bag but its size.  It is what a user bot in its own process is sent
+        (:mod:`gemtable.lab.userbot`)."""
+        return BootyView(_Seen(self._state), self.seat)  # type: ignore[arg-type]
+
     # --- for bots ----------------------------------------------------------------------
 
     def standing(self) -> list[int]:
@@ -125,6 +131,27 @@ class BootyView:
             "winners": None if self.final is None else _winners(self.final.totals),
             "scoring": _scoring_json(self.final),
         }
+
+
+class _Seen:
+    """The table as everyone sees it, copied: the fields a view reads, and only those (a whitelist).
+    The bag's order and the generator stay behind; boards never change, so they are shared."""
+
+    __slots__ = (
+        "_count", "bag_size", "board", "drawn", "over", "placements", "placements_open", "round", "rules",
+        "set_aside", "turn",
+    )  # fmt: skip
+
+    def __init__(self, state: BootyState) -> None:
+        self.rules, self.board, self.drawn, self.turn = state.rules, state.board, state.drawn, state.turn
+        self.placements_open, self.set_aside = tuple(state.placements_open), tuple(state.set_aside)
+        self.round, self.placements, self.bag_size = state.round, state.placements, state.bag_size
+        self.over = state.over
+        self._count = state.count() if state.over else None
+
+    def count(self) -> Count:
+        assert self._count is not None
+        return self._count
 
 
 def _numbered(board: Board) -> list[tuple[int, Diamond]]:

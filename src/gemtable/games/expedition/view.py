@@ -92,6 +92,12 @@ class ExpeditionView:
     def cave(self) -> int:
         return self._state.cave
 
+    def snapshot(self) -> ExpeditionView:
+        """A copy of this view, detached from the state: the same API over a copy of what this seat may
+        know and nothing else (the unseen cards sorted, other chests blank until the game is over).  It
+        is what a user bot in its own process is sent (:mod:`gemtable.lab.userbot`)."""
+        return ExpeditionView(_Seen(self._state, self.seat), self.seat)  # type: ignore[arg-type]
+
     # --- for the wire -----------------------------------------------------------------
 
     def to_json(self) -> JSON:
@@ -178,6 +184,49 @@ class ExpeditionView:
             "relics": list(takes.relics) if takes else [],
             "lost": list(state.lost_at_collapse) if state.collapsed_by is not None else [],
         }
+
+
+class _Seen:
+    """What one seat may know of a state, copied: the fields a view reads, and only those.  A whitelist,
+    so that a field added to the state stays out of it until someone decides it is public.  Secret:
+    the order of the cave's pile (sorted here), the decks of the caves to come (only their size is
+    kept), the generator and the seed, and other seats' chests until the game is over."""
+
+    __slots__ = (
+        "_scores", "_winners", "banked", "banked_relics", "carried", "cave", "chest", "chest_by_cave",
+        "collapsed_by", "deck", "deck_ran_out", "game", "hazards_seen", "inside", "last_choices", "last_takes",
+        "lost_at_collapse", "path", "path_gems", "phase", "pile", "played", "present", "relics_held",
+        "relics_in_deck", "relics_out", "removed", "rules", "seats",
+    )  # fmt: skip
+
+    def __init__(self, state: ExpeditionState, seat: int | None) -> None:
+        over = state.phase == OVER
+        self.game, self.rules, self.phase, self.cave, self.seats = (
+            state.game, state.rules, state.phase, state.cave, state.seats
+        )  # fmt: skip
+        self.pile = sorted(state.pile)
+        self.deck = [0] * len(state.deck)
+        self.path, self.path_gems, self.hazards_seen = list(state.path), list(state.path_gems), list(state.hazards_seen)
+        self.removed, self.relics_in_deck, self.relics_out = list(state.removed), state.relics_in_deck, state.relics_out
+        self.inside, self.present, self.played = list(state.inside), list(state.present), list(state.played)
+        self.carried, self.banked = list(state.carried), list(state.banked)
+        self.banked_relics = [list(r) for r in state.banked_relics]
+        self.relics_held = [list(r) for r in state.relics_held]
+        mine = range(state.seats) if over else () if seat is None else (seat,)
+        self.chest = [state.chest[s] if s in mine else 0 for s in range(state.seats)]
+        self.chest_by_cave = [[c[s] if s in mine else 0 for s in range(state.seats)] for c in state.chest_by_cave]
+        self.last_choices = None if state.last_choices is None else dict(state.last_choices)
+        self.last_takes = state.last_takes
+        self.collapsed_by, self.lost_at_collapse = state.collapsed_by, list(state.lost_at_collapse)
+        self.deck_ran_out = state.deck_ran_out
+        self._scores = state.scores() if over else []
+        self._winners = state.winners() if over else []
+
+    def scores(self) -> list[int]:
+        return list(self._scores)
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
 
 
 def views_json(state: ExpeditionState, seats: Iterable[int | None]) -> dict[int | None, JSON]:
