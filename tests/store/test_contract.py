@@ -239,3 +239,26 @@ def test_a_table_unchanged_for_the_retention_time_is_forgotten_whole(make_store:
         assert [e["i"] for e in await b.load("OLDT")] == [1]
 
     run(make_store, scenario)
+
+
+def test_a_turn_is_the_unit_of_work_where_the_store_has_one(make_store: Callable[[], Store]) -> None:
+    """The port's unit of work (``commit_per_turn``): a store that has one (SQLite) says so, tells when a turn
+    opens and when it is saved, and holds the turn's appends until then (another handle does not see them); a
+    store whose appends are kept when they return (memory, Redis) says it has none and calls nothing."""
+
+    async def scenario(a: Store, b: Store) -> None:
+        calls: list[Any] = []
+        has_turns = a.commit_per_turn(lambda: calls.append("opened"), calls.append)
+        await a.append("TURN", 1, [ev(1)])
+        await a.append("TURN", 2, [ev(2)])
+        if not has_turns:
+            assert calls == [] and [e["i"] for e in await b.load("TURN")] == [1, 2]
+            a.commit_turn()  # (nothing to do)
+            assert calls == [] and a.folder is None
+            return
+        assert calls == ["opened"] and await b.load("TURN") == []  # the turn is open: not saved yet
+        a.commit_turn()
+        assert calls == ["opened", None] and [e["i"] for e in await b.load("TURN")] == [1, 2]
+        assert a.folder is not None and a.folder.is_dir()
+
+    run(make_store, scenario)

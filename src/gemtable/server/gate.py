@@ -1,6 +1,6 @@
 """Messages wait at the gate while what they tell is being saved: one commit a turn of the loop, not one a change.
 
-The embedded store commits once per turn of the event loop (``SqliteStore.commit_per_turn``): every change
+A store with a unit of work commits once per turn of the event loop (``Store.commit_per_turn``; SQLite): every change
 made in one turn — at 2,000 tables, dozens of them — is written in one transaction at the start of the next,
 instead of one transaction each (a commit costs about as much as everything else a change does: issue 25).
 A phone must never be told of a change that is not saved, so while a turn's transaction is open, every

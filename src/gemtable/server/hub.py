@@ -45,7 +45,6 @@ from gemtable.server.node import WRITTEN, Local, Node
 from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
-from gemtable.store.sqlite import SqliteStore
 from gemtable.table import Status, Table, TableError
 from gemtable.table.settings import CHANGEABLE, new_settings
 from gemtable.table.view import Choices, encoded_views
@@ -132,7 +131,7 @@ class Hub:
 
     async def start(self) -> None:
         self.secret = await self.store.secret()
-        if isinstance(self.store, SqliteStore) and self.node.alone:  # (a cluster's owner publishes each change)
+        if self.node.alone:  # (a cluster's owner publishes each change, saved first)
             self.store.commit_per_turn(self.gate.shut, self._turn_saved)
         await self.node.start()
 
@@ -148,8 +147,7 @@ class Hub:
 
     def commit_now(self) -> None:
         """Save what this turn changed before answering outside a phone's WebSocket (a new table's code)."""
-        if isinstance(self.store, SqliteStore):
-            self.store.commit_turn()
+        self.store.commit_turn()
 
     async def stop(self) -> None:
         self.pacer.close()
@@ -186,11 +184,12 @@ class Hub:
     def disk_low(self) -> bool:
         """Whether the embedded store's disk has less free space than ``Limits.min_free_mb`` (looked at once every
         :data:`DISK_EVERY` seconds at most)."""
-        if not isinstance(self.store, SqliteStore):
+        folder = self.store.folder
+        if folder is None:
             return False  # (Redis keeps its own memory: its maxmemory, docs/deploy.md)
         now = self.clock()
         if now - self._disk_seen[0] >= DISK_EVERY:
-            free = free_bytes(self.store.path.parent)
+            free = free_bytes(folder)
             self._disk_seen = (now, free is not None and free < self.limits.min_free_mb * 1024 * 1024)
         return self._disk_seen[1]
 

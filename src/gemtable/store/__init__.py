@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 Event = dict[str, Any]
@@ -101,6 +103,26 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
+    # --- the unit of work: a turn of the event loop -----------------------------------------------
+
+    def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> bool:
+        """From now on, save the appends of one turn of the event loop together, committed at the start of the
+        next (or at :meth:`commit_turn`): ``opened()`` when a turn's first append opens it, ``saved(None)`` once
+        it is committed, ``saved(codes)`` with the tables whose appends were lost if it could not be.  Whether
+        the store does so: a store whose appends are saved when ``append`` returns (memory, Redis) has no
+        turn, returns False and calls neither.  The server's gate (``server/gate.py``) holds every message to a
+        phone while a turn is open: nothing reaches a phone before the turn that produced it is saved."""
+        ...
+
+    def commit_turn(self) -> None:
+        """Commit the open turn now (before an answer that is not a phone's message: a new table's code)."""
+        ...
+
+    @property
+    def folder(self) -> Path | None:
+        """The folder of this machine where the store keeps its files (its disk is watched); None if none."""
+        ...
+
 
 class MemoryStore:
     """Everything in dictionaries: for tests and benchmarks (one process)."""
@@ -180,6 +202,16 @@ class MemoryStore:
 
     async def secret(self) -> bytes:
         return self._secret
+
+    def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> bool:
+        return False  # (an append is kept when it returns)
+
+    def commit_turn(self) -> None:
+        pass
+
+    @property
+    def folder(self) -> Path | None:
+        return None
 
     async def close(self) -> None:
         return None

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -218,6 +220,16 @@ class RedisStore:
     async def secret(self) -> bytes:
         await self.redis.set(SECRET, secrets.token_hex(SECRET_BYTES), nx=True)
         return bytes.fromhex(str(await self.redis.get(SECRET)))
+
+    def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> bool:
+        return False  # (an append is kept when its script returns)
+
+    def commit_turn(self) -> None:
+        pass
+
+    @property
+    def folder(self) -> Path | None:
+        return None  # (Redis keeps its own memory: its maxmemory, docs/deploy.md)
 
     async def close(self) -> None:
         await self.redis.aclose()

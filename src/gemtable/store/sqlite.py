@@ -157,12 +157,17 @@ class SqliteStore:
                 self._touched.clear()
             self._touched[code] = updated
 
-    def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> None:
+    def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> bool:
         """From now on, commit the appends of one turn of the event loop together, at the start of the next.
         ``opened()`` is called when a turn's first append opens its transaction; ``saved(None)`` once it is
         committed, or ``saved(codes)`` with the tables whose appends were lost if the commit failed (rolled
         back: the file holds none of the turn's appends)."""
         self._turn = Turn(opened, saved)
+        return True
+
+    @property
+    def folder(self) -> Path | None:
+        return self.path.parent
 
     def commit_turn(self) -> None:
         """Commit the turn's appends now (at the start of the next turn, or before anything else is written)."""
