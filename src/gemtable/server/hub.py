@@ -111,7 +111,6 @@ class Hub:
         """In a cluster, the same budgets per address again, kept in Redis and shared by every node (``shared``)."""
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
-        self.node.holds = self.pacer.holds
         self._moments: dict[str, tuple[int, str, int, bool, bool]] = {}
         """Per table, the moment of the game its last change showed (game, phase, decision, paused, counting
         down): a change to another moment is told at once (``pacing.py``)."""
@@ -236,11 +235,10 @@ class Hub:
         If every change since was made only of secret choices, a ``chosen`` message of a few bytes goes to each
         phone of version 2 that has the state before them; anyone else gets a whole state.  Whole states are
         built once per viewer and encoded by parts (``encoded_views``), then numbered per phone."""
-        if local.unsaved or self.node.is_lost(local.code):  # what it tells is saved first (``Node.save``)
-            self.node.spawn(self._save_then(local, lambda: self._broadcast(local)))
+        if self.node.is_lost(local.code):  # its last turn was not saved: it is read back, then told (``Node.lost``)
             return
         if local.code not in self._held:
-            return  # told already: a flush put off until held choices were saved told what came meanwhile too
+            return  # nothing to tell since the last broadcast
         choices = self._held.pop(local.code)
         room = self.rooms.get(local.code)
         if room is None:
@@ -266,18 +264,11 @@ class Hub:
                 conn.send_state(views[pid])
 
     async def _reply(self, local: Local, conn: Conn) -> None:
-        """The table's state to ``conn`` alone (a ``sync``, a ``hello``, a join): the choices it shows are
-        saved first, if the pacer held them unsaved (``Node.save``; nothing to do on most calls)."""
-        if local.unsaved:
-            await self.node.save(local)
+        """The table's state to ``conn`` alone (a ``sync``, a ``hello``, a join): a table whose last turn was
+        lost is read back first (``Node.lost``; nothing to do on almost every call)."""
+        if self.node.is_lost(local.code):
+            await self.node.read_back(local)
         self._deliver(local, False, conn)
-
-    async def _save_then(self, local: Local, then: Callable[[], None]) -> None:
-        """Save the table's held choices, then tell (if they could not be saved, the table was reloaded
-        without them and told so: nothing of them is sent)."""
-        await self.node.save(local)
-        if not local.unsaved:
-            then()
 
     def _tell_removed(self, table: Table, room: Room) -> None:
         """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that

@@ -94,9 +94,6 @@ class Local:
     rested: bool = False
     """It left this node's memory (``Node.rest``): whoever still holds this object asks the node again."""
     records_saved: set[int] = field(default_factory=set)
-    unsaved: list[dict[str, Any]] = field(default_factory=list)
-    """Secret choices made but not saved yet: held, like their announcement, while the table's pacer holds
-    its changes (``Node._persist``); saved before anything that shows them leaves the node."""
 
     @property
     def code(self) -> str:
@@ -138,8 +135,6 @@ class Node:
         self.present: Present = lambda code: ()
         self.watched: Callable[[str], bool] = lambda code: False
         """Whether any phone (a seat, a spectator, a TV) is connected to this node at the table (by its code)."""
-        self.holds: Callable[[str], bool] = lambda code: False
-        """Whether a change of the table (by its code) told now would be held by the hub's pacer."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._forwarding: dict[str, str] = {}
@@ -165,10 +160,6 @@ class Node:
     async def stop(self) -> None:
         if self._maintenance:
             self._maintenance.cancel()
-        for local in list(self.tables.values()):
-            if local.unsaved:
-                with contextlib.suppress(Exception):
-                    await self.save(local)
         for local in self.tables.values():
             if local.timer:
                 local.timer.cancel()
@@ -286,9 +277,7 @@ class Node:
                 self._schedule(local)
                 raise TableError("server-error", "something went wrong on the server; nothing changed") from None
             try:
-                # A reply (``sync``, ``hello``) shows the choices: they are saved before it, in this turn.
-                hold = reply is None and self.alone and self.holds(local.code)
-                events = await self._persist(local, hold=hold)
+                events = await self._persist(local)
             except (LeaseLost, Conflict):
                 await self._demote(local)
                 raise Moved from None
@@ -325,57 +314,32 @@ class Node:
     async def _read_back(self, local: Local) -> None:
         self._lost.discard(local.code)
         log.warning("table %s was not saved; reading it back from the store", local.code)
-        local.unsaved = []
         await self._reload(local)
         self._schedule(local)
         self.deliver(local, True, None, None)
 
-    async def save(self, local: Local) -> None:
-        """Save the table's held choices (``Local.unsaved``), if it still has any."""
-        async with local.lock:
-            if self._lost and local.code in self._lost:
-                await self._read_back(local)
-            if not local.unsaved or not local.owned:
-                return
-            try:
-                events = await self._persist(local)
-            except (LeaseLost, Conflict):
-                await self._demote(local)
-                return
-            except TableError:
-                return
-            await self._publish(local, events)
+    async def read_back(self, local: Local) -> None:
+        """Read the table back now if its last turn was lost (:meth:`lost`): before anything tells of it."""
+        await self._read_back_now(local)
 
-    async def _persist(self, local: Local, hold: bool = False) -> list[dict[str, Any]]:
-        """Save the table's new events (after any held ones).  With ``hold`` (a node alone, whose pacer
-        holds the table's changes now), a change made only of secret choices is not saved yet: nothing
-        that shows it leaves the node before it is (the pacer's send saves first, ``Hub._broadcast``; a
-        command with a reply is never held; a reply outside a command saves first, ``Hub._reply``), and
-        the choices held within one interval are saved in one transaction, usually with the reveal that
-        follows them — at 6 phones about 2 commits a reveal instead of 7 (issue 25).
-        A node that dies meanwhile loses only choices nobody was told of; the phone that made one shows it
-        chosen, so it sends it again on the first state after it reconnects (``table.js``, ``resendLost``)."""
+    async def _persist(self, local: Local) -> list[dict[str, Any]]:
+        """Save the table's new events (a fenced append; with a store that has a unit of work, in the turn's
+        transaction, and nothing reaches a phone before it is committed: ``server/gate.py``)."""
         table = local.table
         events = table.take_outbox()
         written = WRITTEN.get()
         if written is not None and events:
             written[0] += len(msgspec.json.encode(events))
-        if hold and events and all(e.get("type") == "chose" for e in events):
-            local.unsaved.extend(events)
-            return events
-        batch = events
-        if local.unsaved:
-            batch, local.unsaved = [*local.unsaved, *events], []
-        if batch:
+        if events:
             try:
-                await self.store.append(table.code, local.saved + 1, batch, owner=self.id)
+                await self.store.append(table.code, local.saved + 1, events, owner=self.id)
             except (LeaseLost, Conflict):
                 raise
             except Exception:
                 log.exception("could not save table %s; reloading it", table.code)
                 await self._reload(local)
                 raise TableError("server-error", "the server could not save that; please try again") from None
-            local.saved += len(batch)
+            local.saved += len(events)
         if table.prunable:  # a game finished and is saved: its changes of mind leave the log
             numbers, table.prunable = table.prunable, []
             with contextlib.suppress(Exception):  # (kept, if the store is away: only bytes)
@@ -393,14 +357,11 @@ class Node:
     async def _reload(self, local: Local) -> None:
         """Throw away what is in memory and read the table back from the store."""
         runtime = local.table.runtime
-        dropped, local.unsaved = bool(local.unsaved), []
         events = await self.store.load(local.code)
         local.table = Table.rebuild(events, self.clock())
         local.table.runtime.connected = set(runtime.connected)
         local.saved = len(events)
         await self._settle_records(local)
-        if dropped:
-            self.deliver(local, True, None, None)
 
     async def _settle_records(self, local: Local) -> None:
         """A table rebuilt from its log has the records of all its finished games: save the ones a node
@@ -679,7 +640,7 @@ class Node:
 
     def restful(self, local: Local) -> bool:
         """Whether the table may leave memory now (:data:`REST_AFTER`): no change for that long, no phone here,
-        nothing due on its clock, nothing unsaved, no command running."""
+        nothing due on its clock, nothing lost to read back, no command running."""
         return not local.lock.locked() and self.restful_locked(local)
 
     async def rest(self) -> None:
@@ -708,7 +669,6 @@ class Node:
         """:meth:`restful`, asked again with the table's lock held."""
         return (
             self.clock() - local.touched >= self.rest_after
-            and not local.unsaved
             and local.code not in self._lost
             and not self.watched(local.code)
             and (not local.owned or local.table.next_wakeup() is None)

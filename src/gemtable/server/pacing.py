@@ -77,11 +77,6 @@ class Pacer:
         if pace.timer is None:
             pace.timer = asyncio.get_running_loop().call_later(pace.until - at, self._due, key)
 
-    def holds(self, key: str) -> bool:
-        """Whether a request for ``key`` now (not ``now``) would be held rather than sent at once."""
-        pace = self.keys.get(key)
-        return pace is not None and self.interval > 0 and time.monotonic() < pace.until
-
     def pending(self, key: str) -> bool:
         """Whether a flush is held for ``key``."""
         pace = self.keys.get(key)
