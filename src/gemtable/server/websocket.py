@@ -74,6 +74,30 @@ RAW_BELOW = int(os.environ.get("GEMTABLE_WS_RAW_BELOW", "8192"))
 below that, a fresh compressor would not make a message smaller)."""
 
 
+PRIVATE = (
+    ("protocol", "read_paused"),  # uvicorn: READ_AHEAD (send_receive_event_to_app)
+    ("protocol", "queue"),  # uvicorn: the messages waiting for the app (READ_AHEAD)
+    ("protocol", "writable"),  # uvicorn: whether the transport takes more now (write_now)
+    ("protocol", "initial_response"),  # uvicorn: a handshake answered over HTTP (write_now)
+    ("protocol", "close_sent"),  # uvicorn: the app closed the connection (write_now)
+    ("protocol", "handshake_complete"),  # uvicorn (write_now)
+    ("protocol", "disconnected"),  # uvicorn (write_now)
+    ("protocol", "ping_timer"),  # uvicorn: re-armed by send_keepalive_ping
+    ("protocol", "ping_interval"),  # uvicorn (send_keepalive_ping)
+    ("protocol", "send_keepalive_ping"),  # uvicorn's method, overridden: pings only for silent phones
+    ("protocol", "send_receive_event_to_app"),  # uvicorn's method, overridden: READ_AHEAD
+    ("protocol", "handle_connect"),  # uvicorn's method, overridden: write_now in the scope
+    ("conn", "writes"),  # websockets: frames being written (write_now frames small texts itself only when empty)
+    ("conn", "expect_continuation_frame"),  # websockets: inside a fragmented message (write_now)
+    ("conn", "parser"),  # websockets: the parser generator, closed to break its cycle (connection_lost)
+    ("transport", "_read_ready_cb"),  # asyncio's selector transport: cleared to break its cycle (connection_lost)
+)
+"""Every name of uvicorn's, websockets' or asyncio's internals this module uses, by the object that has it (the
+uvicorn protocol, its websockets connection, its asyncio transport) and why; the pins in ``pyproject.toml`` hold
+them, ``tests/server/test_private_seams.py`` finds each on a real connection and names any an upgrade removed,
+and ``docs/upstream.md`` proposes the upstream fixes that would retire them."""
+
+
 class RawWhenSmall(PerMessageDeflate):
     """permessage-deflate that sends a small message as it is (RSV1 not set: an uncompressed message)."""
 
