@@ -9,9 +9,9 @@ checked on its own (``view_problems``): nobody's chest but one's own before the 
 phone that joined.
 
 Why the reveal's timing cannot depend on what was chosen: a reveal happens in exactly two ways —
-``Table._settle`` when no one who could still choose is undecided (it looks at *whether* each seat has
-a pending choice, never at the choice), or ``Table.tick`` at the deadline (a time fixed when the
-decision opened).  Each command is answered by at most one broadcast, sent after it is persisted,
+``Simultaneous.settle`` (``table/decisions.py``) when no one who could still choose is undecided (it
+looks at *whether* each seat has a pending choice, never at the choice), or ``Table.tick`` at the deadline (a
+time fixed when the decision opened).  Each command is answered by at most one broadcast, sent after it is persisted,
 whatever it contained.  The tests below show both paths from the wire: with a long clock the reveal
 is the very next frame after the last choice, whichever it was; with a silent player it comes at the
 deadline, whatever the others chose.  A changed mind is told to its maker alone, in either version

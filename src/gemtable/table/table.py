@@ -41,9 +41,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from gemtable.bots import bot_names, bot_person_names, make_bot, stand_in
+from gemtable.bots import bot_names, bot_person_names
 from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON, beats
+from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
+from gemtable.table.decisions import GRACE as GRACE
+from gemtable.table.decisions import MAX_CHANGES as MAX_CHANGES
+from gemtable.table.decisions import MISSED_TURNS as MISSED_TURNS
+from gemtable.table.decisions import TURN_GRACE as TURN_GRACE
+from gemtable.table.decisions import Decisions, Simultaneous, Turns
 from gemtable.table.errors import TableError
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
@@ -57,28 +63,13 @@ Event = dict[str, Any]
 
 LOBBY, PLAYING, REVEAL, PAUSE, RESULTS = "lobby", "playing", "reveal", "pause", "results"
 
-GRACE = 5.0
-"""Seconds a phone may be disconnected before its player stops holding a reveal up."""
-TURN_GRACE = 30.0
-"""Turn-based games with the turn clock off: seconds a turn waits for a phone that is gone
-(or an empty chair) before the default move is played for it."""
-BOT_DELAY = 1.0
-"""Seconds a bot waits before a turn-based move, and between cards when only bots are
-inside a cave, so that people can follow what happens."""
 RESUME_FLOOR = 5.0
 """Seconds a decision gets at least when the host resumes a paused table: it gets back the time it had
 left, but never less than this, so that nobody is surprised by a reveal the instant the game goes on."""
-MISSED_TURNS = 2
-"""Turn-based games: after this many turns of a seat in a row played for it (silence), while its
-phone is gone, a bot plays that seat until its person is back."""
 MAX_WATCHERS = 24
 """People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
 REMOVED_KEPT = 64
 """Removed people whose phones the table still recognises (to tell them they were removed)."""
-MAX_CHANGES = 10
-"""Times one seat may change its secret choice in one decision (then ``too-many-changes``: its choice
-stands until the reveal).  A thumb changes its mind a few times; a script toggling twenty times a second
-wrote thousands of events a minute (``docs/security.md``, issue 21)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +125,8 @@ class Table:
         self.settings = settings
         self.manifest = find_manifest(settings.game)
         self.kind = self.manifest.game
+        self.decisions: Decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
+        """How its game decides, asked everything that differs between simultaneous and turn-based games."""
         self.created_at = created_at
         self.people: dict[int, Person] = {}
         self.host: int | None = None
@@ -298,7 +291,7 @@ class Table:
         person = self.person(pid)
         if person.status == Status.GONE:
             raise TableError("gone", "you have already left this table")
-        self._silence(person, now)
+        self.decisions.silence(person, now)
         if self.host == pid:
             successor = self._successor(pid)
             if successor is not None:
@@ -307,7 +300,7 @@ class Table:
         self.runtime.connected.discard(pid)
         self.runtime.since.pop(pid, None)
         self._fill_chairs(now)
-        self._settle(now)
+        self.decisions.settle(now)
 
     def add_bot(self, pid: int, bot: str, now: float) -> None:
         self._host_only(pid)
@@ -328,10 +321,10 @@ class Table:
         target = chairs[chair] if isinstance(chair, int) and 0 <= chair < len(chairs) else None
         if target is None or not target.is_bot:
             raise TableError("no-bot", "there is no bot in that chair")
-        self._silence(target, now)
+        self.decisions.silence(target, now)
         self.emit("left", now, person=target.id, by=pid, reason="removed")
         self._fill_chairs(now)
-        self._settle(now)
+        self.decisions.settle(now)
 
     def remove(self, pid: int, target: object, now: float, ban: bool = False) -> None:
         """The host removes someone — connected or not, in the lobby or in a game: they leave the table as
@@ -352,7 +345,7 @@ class Table:
             raise TableError(
                 "first-host", f"{person.name} is this table's host: the role goes back to them when they return"
             )
-        self._silence(person, now)
+        self.decisions.silence(person, now)
         if ban:
             self.emit(
                 "banned",
@@ -368,7 +361,7 @@ class Table:
         self.runtime.connected.discard(person.id)
         self.runtime.since.pop(person.id, None)
         self._fill_chairs(now)
-        self._settle(now)
+        self.decisions.settle(now)
 
     def unban(self, pid: int, ban: object, now: float) -> None:
         """The host lifts a ban (by its number, as ``me.bans`` lists them)."""
@@ -410,7 +403,7 @@ class Table:
         if self.paused is None:
             return
         self.emit("resumed", now, by=pid)
-        self._settle(now)
+        self.decisions.settle(now)
 
     def end(self, pid: int, now: float) -> None:
         """The host ends the game now: straight to the results, the scores as they stand (the record says it
@@ -486,7 +479,7 @@ class Table:
             raise TableError("stale", "too late: that decision has been revealed")
         if game is None or self.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
-        if self.paused is not None and not self.manifest.simultaneous:  # a secret choice waits; a turn cannot
+        if self.paused is not None and not self.decisions.chooses_while_paused:
             raise TableError("paused", "the game is paused: wait for the host to resume it")
         if decision is not None and decision != self.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
@@ -497,16 +490,7 @@ class Table:
             raise TableError("not-your-turn", "it is not your turn to choose")
         if not isinstance(move, str) or move not in game.legal_moves(seat):
             raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
-        if self.manifest.simultaneous:
-            if self.pending.get(seat) != move:
-                if seat in self.pending and self.changes.get(seat, 0) >= MAX_CHANGES:
-                    raise TableError(
-                        "too-many-changes", f"you have changed your mind {MAX_CHANGES} times: your choice stands"
-                    )
-                self.emit("chose", now, seat=seat, move=move)
-            self._settle(now)
-        else:
-            self._play({seat: move}, now)
+        self.decisions.choose(seat, move, now)
 
     # --- the clock ------------------------------------------------------------------------
 
@@ -535,7 +519,7 @@ class Table:
             for someone in self.people.values():
                 if someone.seat is not None:
                     at_seat.setdefault(someone.seat, someone)  # the first, as person_at_seat finds
-            inside: list[Person] = []  # _inside_people()
+            inside: list[Person] = []  # the people (not bots) of the seats to act
             for seat in to_act:
                 person = at_seat.get(seat)
                 if person is None:
@@ -543,29 +527,8 @@ class Table:
                 if not person.is_bot:
                     inside.append(person)
                 elif seat not in self.pending:
-                    times.append(self.opened_at + (0.0 if self.manifest.simultaneous else BOT_DELAY))
-            if self.manifest.simultaneous and not inside and to_act:  # _bots_only()
-                times.append(self.opened_at + BOT_DELAY)
-            if self.manifest.simultaneous:
-                # A disconnected player stops holding the reveal up when the grace ends; once the
-                # clock has been past that, there is nothing more to do for them.
-                rt = self.runtime
-                grace = self._hold_grace()
-                times.extend(
-                    rt.since[p.id] + grace
-                    for p in inside
-                    if p.id not in rt.connected
-                    and p.id in rt.since
-                    and p.seat not in self.pending
-                    and (rt.ticked is None or rt.since[p.id] + grace > rt.ticked)
-                )
-            if not self.manifest.simultaneous and self.deadline is None:
-                for seat in game.to_act():
-                    gone = self._turn_gone_since(seat)
-                    if gone is not None:
-                        times.append(gone + TURN_GRACE)
-            if not self.manifest.simultaneous:
-                times.extend(t for seat in game.to_act() if (t := self._stand_in_at(seat)) is not None)
+                    times.append(self.opened_at + self.decisions.bot_wait)
+            times.extend(self.decisions.wakeups(game, inside))
         return min(times) if times else None
 
     def _absence_wakeups(self) -> list[float]:
@@ -573,7 +536,7 @@ class Table:
         rt = self.runtime
         times: list[float] = []
         host = self.people.get(self.host) if self.host is not None else None
-        since = self._absent_since(host) if host is not None else None
+        since = self.absent_since(host) if host is not None else None
         if since is not None and self._successor(self.host) is not None:
             times.append(since + self.settings.absent_grace)
         if (
@@ -582,50 +545,25 @@ class Table:
             and any(w.id in rt.connected for w in self.queue())
         ):
             for person in self.people.values():
-                since = self._absent_since(person)
+                since = self.absent_since(person)
                 if person.chair is not None and since is not None:
                     times.append(since + self.settings.absent_grace)
         return [t for t in times if rt.ticked is None or t > rt.ticked]
 
-    def _absent_since(self, person: Person) -> float | None:
+    def absent_since(self, person: Person) -> float | None:
         """Since when this person's phone has been gone (None: connected, a bot, or never seen)."""
         if person.is_bot or person.id in self.runtime.connected or person.status == Status.GONE:
             return None
         return self.runtime.since.get(person.id)
 
-    def _stand_in_at(self, seat: int) -> float | None:
-        """Turn-based: when a bot plays this seat for its person (they left: at once, at a bot's pace; their
-        phone gone: after missed turns); None: it does not."""
-        person = self.person_at_seat(seat)
-        if person is None or person.is_bot or self.phase != PLAYING:
-            return None
-        if person.status == Status.GONE:
-            return max(self.opened_at, person.left_at or 0.0) + BOT_DELAY
-        if person.missed < MISSED_TURNS:
-            return None
-        since = self._absent_since(person)
-        return None if since is None else max(self.opened_at + BOT_DELAY, since + GRACE)
-
     def bot_plays_for(self, person: Person) -> bool:
         """Whether a bot plays this person's seat now (turn-based: they left, or their phone is gone and
         turns were missed)."""
-        game = self.game
-        if game is None or self.manifest.simultaneous or person.seat is None or not self.in_game():
-            return False
-        if person.is_bot:
-            return False
-        if person.status == Status.GONE:
-            return True
-        return person.missed >= MISSED_TURNS and person.id not in self.runtime.connected
+        return self.decisions.bot_plays_for(person)
 
-    def _turn_gone_since(self, seat: int) -> float | None:
-        """Since when the seat to play has had nobody to play it (turn-based, turn clock off)."""
-        person = self.person_at_seat(seat)
-        if person is None or person.status == Status.GONE:
-            return self.opened_at
-        if person.is_bot or person.id in self.runtime.connected:
-            return None
-        return max(self.opened_at, self.runtime.since.get(person.id, self.opened_at))
+    def deciding(self, paused_too: bool = False) -> bool:
+        """Whether a decision of the game is open (and, unless ``paused_too``, the table not paused)."""
+        return self.phase == PLAYING and (paused_too or self.paused is None)
 
     def connect(self, pid: int, now: float) -> None:
         """The server: this person's phone is connected."""
@@ -668,40 +606,10 @@ class Table:
             return
         if self.phase != PLAYING or game is None:
             return
-        self._bots_move(game, now)
+        self.decisions.bots_move(game, now)
         if self.phase != PLAYING:
             return
-        if not self.manifest.simultaneous:
-            for seat in game.to_act():
-                due = self._stand_in_at(seat)
-                if due is not None and now >= due:
-                    self._play({seat: self._stand_in_move(game, seat)}, now, missed=True, bot=True)
-                    return
-        if not self.manifest.simultaneous and self.deadline is None:
-            for seat in game.to_act():
-                gone = self._turn_gone_since(seat)
-                if gone is not None and now >= gone + TURN_GRACE:
-                    self._play({seat: game.default_move(seat)}, now, missed=True, offline=[seat])
-                    return
-        if self.deadline is not None and now >= self.deadline:
-            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in self.pending}
-            offline = self._offline(silent)
-            if self.manifest.simultaneous:
-                self._reveal(silent, now, timed_out=True, offline=offline)
-            elif silent:
-                self._play(silent, now, missed=True, offline=offline)
-            return
-        self._settle(now)
-
-    def _offline(self, seats: Iterable[int]) -> list[int]:
-        """The seats among ``seats`` whose person's phone is gone (a walk-out or turn made for them is tagged
-        so on every screen, not as an ordinary silence)."""
-        gone = []
-        for seat in seats:
-            person = self.person_at_seat(seat)
-            if person is not None and not person.is_bot and person.id not in self.runtime.connected:
-                gone.append(seat)
-        return sorted(gone)
+        self.decisions.tick(game, now)
 
     def _count_down(self, now: float) -> None:
         """The start's countdown ends: the game begins, if enough players are still seated."""
@@ -715,15 +623,10 @@ class Table:
             return
         self._open_game(countdown.seed, now)
 
-    def _stand_in_move(self, game: GameState, seat: int) -> str:
-        """The move a bot makes for a person whose phone stays gone (the bot the game's manifest names)."""
-        bot = stand_in(self.kind.name)
-        return bot.choose(game.view(seat), game.legal_moves(seat), self._bot_random(seat))
-
     def _absent_host(self, now: float) -> None:
         """A host whose phone has been gone for the grace hands the role to someone connected."""
         host = self.people.get(self.host) if self.host is not None else None
-        since = self._absent_since(host) if host is not None else None
+        since = self.absent_since(host) if host is not None else None
         if since is None or now < since + self.settings.absent_grace:
             return
         successor = self._successor(self.host)
@@ -754,7 +657,7 @@ class Table:
                     (since, p.chair, p.id)
                     for p in self.people.values()
                     if p.chair is not None
-                    and (since := self._absent_since(p)) is not None
+                    and (since := self.absent_since(p)) is not None
                     and now >= since + self.settings.absent_grace
                 )
                 if not absent:
@@ -765,94 +668,10 @@ class Table:
                 self.emit("unseated", now, person=gone)
             self.emit("seated", now, person=watcher.id, chair=chair)
 
-    def _bots_move(self, game: GameState, now: float) -> None:
-        for seat in sorted(game.to_act()):
-            person = self.person_at_seat(seat)
-            if person is None or not person.is_bot or seat in self.pending:
-                continue
-            if not self.manifest.simultaneous and now < self.opened_at + BOT_DELAY:
-                continue
-            move = make_bot(self.kind.name, person.bot or "").choose(
-                game.view(seat), game.legal_moves(seat), self._bot_random(seat)
-            )
-            if self.manifest.simultaneous:
-                self.emit("chose", now, seat=seat, move=move)
-            else:
-                self._play({seat: move}, now)
-                return
-
-    def _bot_random(self, seat: int) -> random.Random:
+    def bot_random(self, seat: int) -> random.Random:
         """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
         so that a table rebuilt from its events has bots that do what the original's would have."""
         return random.Random(f"{self.code}/{self.seed}/{self.decision}/{seat}")
-
-    def _settle(self, now: float) -> None:
-        """Reveal as soon as nobody who could still choose is left to choose."""
-        game = self.game
-        if self.phase != PLAYING or game is None or not self.manifest.simultaneous or self.paused is not None:
-            return
-        undecided = [seat for seat in game.to_act() if seat not in self.pending]
-        if not undecided:
-            if self._bots_only() and now < self.opened_at + BOT_DELAY:
-                return  # bots alone in the cave: keep a pace people can follow
-            self._reveal({}, now)
-            return
-        rt = self.runtime
-        grace = self._hold_grace()
-        for seat in undecided:
-            person = self.person_at_seat(seat)
-            holding = (
-                person is not None
-                and (person.is_bot or person.id in rt.connected or now < rt.since.get(person.id, now) + grace)
-                and person.status != Status.GONE
-            )
-            if holding:
-                return
-        merely_away = [
-            seat
-            for seat in undecided
-            if (person := self.person_at_seat(seat)) is not None and person.status != Status.GONE
-        ]
-        if merely_away and not any(p.id in rt.connected for p in self._inside_people()):
-            return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
-        silent = {seat: game.default_move(seat) for seat in undecided}
-        self._reveal(silent, now, offline=self._offline(silent))
-
-    def _hold_grace(self) -> float:
-        """Seconds a gone phone holds a simultaneous reveal up: :data:`GRACE` under the clock; with the clock
-        off, the table's absence grace (a player who needs time may lock their phone and come back; a flat
-        battery still holds nobody up for longer than that)."""
-        return GRACE if self.settings.turn_clock else self.settings.absent_grace
-
-    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
-        """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
-        at the deadline, ``timed_out``; ``offline``: those of them whose phones were gone)."""
-        moves = {**self.pending, **silent}
-        tags: dict[str, list[int]] = {"timed_out": sorted(silent)} if timed_out and silent else {}
-        if offline:
-            tags["offline"] = sorted(offline)
-        self.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **tags)
-
-    def _play(
-        self, moves: dict[int, str], now: float, missed: bool = False, offline: Iterable[int] = (), bot: bool = False
-    ) -> None:
-        """Turn-based moves; ``missed``: played for their seats (silence, or ``bot``: a bot standing in);
-        ``offline``: the seats among them whose phones were gone."""
-        tags: dict[str, Any] = {"missed": sorted(moves)} if missed else {}
-        if offline:
-            tags["offline"] = sorted(offline)
-        if bot:
-            tags["bot"] = True
-        self.emit("moves", now, moves={str(seat): move for seat, move in moves.items()}, **tags)
-
-    def _silence(self, person: Person, now: float) -> None:
-        """Someone leaving mid-decision: their silence counts now, not at the deadline."""
-        game = self.game
-        seat = person.seat
-        deciding = self.phase == PLAYING and game is not None and seat is not None and seat in game.to_act()
-        simultaneous = self.manifest.simultaneous
-        if deciding and game is not None and seat is not None and simultaneous and seat not in self.pending:
-            self.emit("chose", now, seat=seat, move=game.default_move(seat))
 
     def _begin_round(self, now: float) -> None:
         self._mark_away(now)
@@ -947,17 +766,6 @@ class Table:
         if self.host != person.id:
             raise TableError("not-host", "only the host can do that")
 
-    def _bots_only(self) -> bool:
-        game = self.game
-        return game is not None and not self._inside_people() and bool(game.to_act())
-
-    def _inside_people(self) -> list[Person]:
-        game = self.game
-        if game is None:
-            return []
-        people = (self.person_at_seat(seat) for seat in game.to_act())
-        return [p for p in people if p is not None and not p.is_bot]
-
     # --- applying events ------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
@@ -968,7 +776,7 @@ class Table:
         handler(self, event)
         self.events += 1
 
-    def _tell(self, kind: str, **fields: Any) -> None:
+    def tell(self, kind: str, **fields: Any) -> None:
         """A notice (``news.py``) from the event being applied: its number is the notice's id."""
         notice: Notice = {"id": self.events + 1, "kind": kind}
         notice.update((key, value) for key, value in fields.items() if value is not None)
@@ -1027,12 +835,12 @@ class Table:
         person.seat = person.chair
         person.status = Status.SEATED
         if before is not None and before is not person:
-            self._tell("took_seat", person=person.id, name=person.name, seat=person.seat, was=before.name)
+            self.tell("took_seat", person=person.id, name=person.name, seat=person.seat, was=before.name)
 
     def _on_unseated(self, e: Event) -> None:
         person = self.people[e["person"]]
         person.chair = None
-        self._tell("lost_chair", person=person.id, name=person.name)
+        self.tell("lost_chair", person=person.id, name=person.name)
 
     def _on_left(self, e: Event) -> None:
         person = self.people[e["person"]]
@@ -1040,10 +848,10 @@ class Table:
         reason = str(e.get("reason") or ("removed" if by is not None and not person.is_bot else "left"))
         if reason == "gave_chair":
             to = e.get("to")
-            self._tell("gave_chair", person=person.id, name=person.name, to=self._name(to), to_person=to)
+            self.tell("gave_chair", person=person.id, name=person.name, to=self._name(to), to_person=to)
         else:
             bot = True if person.is_bot else None
-            self._tell(
+            self.tell(
                 "left", person=person.id, name=person.name, seat=person.seat, reason=reason, by=self._name(by), bot=bot
             )
         if reason in ("removed", "banned") and person.token:
@@ -1067,7 +875,7 @@ class Table:
         self.host = e["person"]
         if e.get("owner"):
             self.first = e["person"]
-        self._tell(
+        self.tell(
             "host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by"))
         )
 
@@ -1092,13 +900,13 @@ class Table:
 
     def _on_unbanned(self, e: Event) -> None:
         ban = self.bans.pop(e["ban"])
-        self._tell("unbanned", name=ban.name, by=self._name(e.get("by")))
+        self.tell("unbanned", name=ban.name, by=self._name(e.get("by")))
 
     def _on_away(self, e: Event) -> None:
         person = self.people[e["person"]]
         person.status = Status.AWAY  # an away host keeps the role until the absence grace
         if self.in_game():
-            self._tell("away", person=person.id, name=person.name)
+            self.tell("away", person=person.id, name=person.name)
 
     def _on_back(self, e: Event) -> None:
         person = self.people[e["person"]]
@@ -1117,7 +925,7 @@ class Table:
         name = self._name(e["by"]) or ""
         self.paused = Paused(e["by"], name, e["at"], None if remaining is None else float(remaining))
         self.deadline = None
-        self._tell("paused", by=name)
+        self.tell("paused", by=name)
 
     def _on_resumed(self, e: Event) -> None:
         paused = self.paused
@@ -1126,20 +934,20 @@ class Table:
         self.opened_at = at  # bots and graces count again from here
         if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
             self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
-        self._tell("resumed", by=self._name(e.get("by")))
+        self.tell("resumed", by=self._name(e.get("by")))
 
     def _on_countdown(self, e: Event) -> None:
         name = self._name(e["by"]) or ""
         self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
-        self._tell("countdown", by=name)
+        self.tell("countdown", by=name)
 
     def _on_cancelled(self, e: Event) -> None:
         self.countdown = None
-        self._tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
+        self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
 
     def _on_settings(self, e: Event) -> None:
         self.settings = Settings.from_json(e["settings"])
-        self._tell("settings", by=self._name(e.get("by")))
+        self.tell("settings", by=self._name(e.get("by")))
 
     def _on_game(self, e: Event) -> None:
         self.game_number = e["number"]
@@ -1199,19 +1007,7 @@ class Table:
         self.changes = {}
         self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
         self.offline = [int(seat) for seat in e.get("offline", ())]
-        if self.manifest.simultaneous:
-            if self.timed_out or self.offline:
-                seats = sorted({*self.timed_out, *self.offline})
-                people = [p for seat in seats if (p := self.person_at_seat(seat)) is not None]
-                self._tell(
-                    "timed_out",
-                    seats=seats,
-                    offline=self.offline,
-                    people=[p.id for p in people],
-                    names=[p.name for p in people],
-                )
-        else:
-            self._turns_played(moves, set(e.get("missed", ())), bool(e.get("bot")))
+        self.decisions.told(moves, e)
         game.apply_joint(moves)
         self.moves_made += 1
         if (holds := beats(game)) is not None and holds.held():  # every screen shows the reveal, for the beat
@@ -1227,35 +1023,12 @@ class Table:
         holds.go_on()
         self._after_move(e["at"])
 
-    def _turns_played(self, moves: dict[int, str], missed: set[int], bot: bool) -> None:
-        """Turn-based: count missed turns, and tell when a bot begins (or stops) playing for someone."""
-        number = self.moves_made + 1
-        for seat in moves:
-            person = self.person_at_seat(seat)
-            if person is None:
-                continue
-            person.missed = person.missed + 1 if seat in missed else 0
-            if bot and seat in missed:
-                if person.bot_since is None:
-                    person.bot_since = number
-                    self.stand_ins.setdefault(seat, []).append([number, None])
-                    self._tell("stand_in", person=person.id, name=person.name, seat=seat)
-                continue
-            if person.bot_since is not None:
-                person.bot_since = None
-                self.stand_ins[seat][-1][1] = number - 1
-                if seat not in missed:
-                    self._tell("plays_again", person=person.id, name=person.name, seat=seat)
-            if seat in missed:
-                offline = True if seat in self.offline else None
-                self._tell("missed", person=person.id, name=person.name, seat=seat, offline=offline)
-
     def _on_ended(self, e: Event) -> None:
         game = self.game
         assert game is not None
         name = self._name(e.get("by"))
         self.ended = {"by": name, "move": self.moves_made + 1}
-        self._tell("ended", by=name)
+        self.tell("ended", by=name)
         game.end()
         self.pending = {}
         self.changes = {}

@@ -1,0 +1,357 @@
+"""How a table's game decides: everyone at once in secret (simultaneous), or one seat at a time (turns).
+
+The table chooses one of these once, from the game's manifest (``Table.decisions``), and asks it everything
+that differs between the two: how a player's move is taken, when the clock must wake the table, what the
+clock does at a deadline, how bots move, what a silent or departed player's move is, and what a reveal tells.
+Nothing else at the table branches on the game's dynamics.
+
+- **Simultaneous** (the expedition): a move is a secret choice (a ``chose`` event), changeable until the
+  reveal; the reveal (a ``moves`` event) comes as soon as nobody who could still choose is left to choose
+  (:meth:`Simultaneous.settle`), or at the deadline, the silent seats getting the game's default move.  A gone
+  phone holds the reveal up for a grace (:data:`GRACE`, or the table's absence grace with the clock off).
+- **Turns** (Booty Hunter): a move is played at once; a seat whose person left, or whose phone is gone after
+  :data:`MISSED_TURNS` turns, is played by the game's stand-in bot at a bot's pace; with the turn clock off, a
+  turn waits :data:`TURN_GRACE` for a phone that is gone, then the default move is played.
+
+Both only emit events through the table (``Table.emit``); the events' handlers stay the table's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from gemtable.bots import make_bot, stand_in
+from gemtable.games import GameState
+from gemtable.table.errors import TableError
+from gemtable.table.people import Person, Status
+
+if TYPE_CHECKING:
+    from gemtable.table.table import Table
+
+GRACE = 5.0
+"""Seconds a phone may be disconnected before its player stops holding a reveal up."""
+TURN_GRACE = 30.0
+"""Turn-based games with the turn clock off: seconds a turn waits for a phone that is gone
+(or an empty chair) before the default move is played for it."""
+BOT_DELAY = 1.0
+"""Seconds a bot waits before a turn-based move, and between cards when only bots are
+inside a cave, so that people can follow what happens."""
+MISSED_TURNS = 2
+"""Turn-based games: after this many turns of a seat in a row played for it (silence), while its
+phone is gone, a bot plays that seat until its person is back."""
+MAX_CHANGES = 10
+"""Times one seat may change its secret choice in one decision (then ``too-many-changes``: its choice
+stands until the reveal).  A thumb changes its mind a few times; a script toggling twenty times a second
+wrote thousands of events a minute (``docs/security.md``, issue 21)."""
+
+
+class Decisions:
+    """What differs between simultaneous and turn-based games at a table (see the module documentation)."""
+
+    chooses_while_paused = False
+    """Whether a move may be made while the table is paused (a secret choice waits; a turn cannot)."""
+    bot_wait = 0.0
+    """Seconds after a decision opens before a bot moves."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def choose(self, seat: int, move: str, now: float) -> None:
+        """A legal move of ``seat``, checked by the table."""
+        raise NotImplementedError
+
+    def wakeups(self, game: GameState, inside: list[Person]) -> list[float]:
+        """When the clock must wake the table for this decision (besides its deadline and the bots'
+        first move); ``inside``: the people (not bots) of the seats to act."""
+        return []
+
+    def tick(self, game: GameState, now: float) -> None:
+        """What the clock does in an open decision once the bots have moved."""
+        raise NotImplementedError
+
+    def bots_move(self, game: GameState, now: float) -> None:
+        raise NotImplementedError
+
+    def settle(self, now: float) -> None:
+        """Reveal if nobody who could still choose is left to choose (simultaneous games)."""
+
+    def silence(self, person: Person, now: float) -> None:
+        """Someone leaving mid-decision: what their silence makes of their move, now."""
+
+    def told(self, moves: dict[int, str], event: dict[str, Any]) -> None:
+        """The notices of a ``moves`` event, applied before the game plays it."""
+
+    def bot_plays_for(self, person: Person) -> bool:
+        """Whether a bot plays this person's seat now."""
+        return False
+
+    def _offline(self, seats: Iterable[int]) -> list[int]:
+        """The seats among ``seats`` whose person's phone is gone (a walk-out or turn made for them is tagged
+        so on every screen, not as an ordinary silence)."""
+        table = self.table
+        gone = []
+        for seat in seats:
+            person = table.person_at_seat(seat)
+            if person is not None and not person.is_bot and person.id not in table.runtime.connected:
+                gone.append(seat)
+        return sorted(gone)
+
+
+class Simultaneous(Decisions):
+    """Secret choices, revealed together."""
+
+    chooses_while_paused = True
+
+    def choose(self, seat: int, move: str, now: float) -> None:
+        table = self.table
+        if table.pending.get(seat) != move:
+            if seat in table.pending and table.changes.get(seat, 0) >= MAX_CHANGES:
+                raise TableError(
+                    "too-many-changes", f"you have changed your mind {MAX_CHANGES} times: your choice stands"
+                )
+            table.emit("chose", now, seat=seat, move=move)
+        self.settle(now)
+
+    def wakeups(self, game: GameState, inside: list[Person]) -> list[float]:
+        table = self.table
+        times: list[float] = []
+        if not inside and game.to_act():  # bots alone: the next card at a pace people can follow
+            times.append(table.opened_at + BOT_DELAY)
+        # A disconnected player stops holding the reveal up when the grace ends; once the clock has been past
+        # that, there is nothing more to do for them.
+        rt = table.runtime
+        grace = self._hold_grace()
+        times.extend(
+            rt.since[p.id] + grace
+            for p in inside
+            if p.id not in rt.connected
+            and p.id in rt.since
+            and p.seat not in table.pending
+            and (rt.ticked is None or rt.since[p.id] + grace > rt.ticked)
+        )
+        return times
+
+    def tick(self, game: GameState, now: float) -> None:
+        table = self.table
+        if table.deadline is not None and now >= table.deadline:
+            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.pending}
+            self._reveal(silent, now, timed_out=True, offline=self._offline(silent))
+            return
+        self.settle(now)
+
+    def bots_move(self, game: GameState, now: float) -> None:
+        table = self.table
+        for seat in sorted(game.to_act()):
+            person = table.person_at_seat(seat)
+            if person is None or not person.is_bot or seat in table.pending:
+                continue
+            bot = make_bot(table.kind.name, person.bot or "")
+            move = bot.choose(game.view(seat), game.legal_moves(seat), table.bot_random(seat))
+            table.emit("chose", now, seat=seat, move=move)
+
+    def settle(self, now: float) -> None:
+        """Reveal as soon as nobody who could still choose is left to choose."""
+        table = self.table
+        game = table.game
+        if not table.deciding() or game is None:
+            return
+        undecided = [seat for seat in game.to_act() if seat not in table.pending]
+        if not undecided:
+            if self._bots_only() and now < table.opened_at + BOT_DELAY:
+                return  # bots alone in the cave: keep a pace people can follow
+            self._reveal({}, now)
+            return
+        rt = table.runtime
+        grace = self._hold_grace()
+        for seat in undecided:
+            person = table.person_at_seat(seat)
+            holding = (
+                person is not None
+                and (person.is_bot or person.id in rt.connected or now < rt.since.get(person.id, now) + grace)
+                and person.status != Status.GONE
+            )
+            if holding:
+                return
+        merely_away = [
+            seat
+            for seat in undecided
+            if (person := table.person_at_seat(seat)) is not None and person.status != Status.GONE
+        ]
+        if merely_away and not any(p.id in rt.connected for p in self._inside_people()):
+            return  # every phone is gone (a restart, say): nobody is held up, so the clock decides
+        silent = {seat: game.default_move(seat) for seat in undecided}
+        self._reveal(silent, now, offline=self._offline(silent))
+
+    def silence(self, person: Person, now: float) -> None:
+        """A departing player's silence counts now, not at the deadline: their default move, as a choice."""
+        table = self.table
+        game, seat = table.game, person.seat
+        if seat is None or game is None or not table.deciding(paused_too=True) or seat in table.pending:
+            return
+        if seat in game.to_act():
+            table.emit("chose", now, seat=seat, move=game.default_move(seat))
+
+    def told(self, moves: dict[int, str], event: dict[str, Any]) -> None:
+        table = self.table
+        if table.timed_out or table.offline:
+            seats = sorted({*table.timed_out, *table.offline})
+            people = [p for seat in seats if (p := table.person_at_seat(seat)) is not None]
+            ids, names = [p.id for p in people], [p.name for p in people]
+            table.tell("timed_out", seats=seats, offline=table.offline, people=ids, names=names)
+
+    def _hold_grace(self) -> float:
+        """Seconds a gone phone holds a reveal up: :data:`GRACE` under the clock; with the clock off, the
+        table's absence grace (a player who needs time may lock their phone and come back; a flat battery still
+        holds nobody up for longer than that)."""
+        settings = self.table.settings
+        return GRACE if settings.turn_clock else settings.absent_grace
+
+    def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
+        """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
+        at the deadline, ``timed_out``; ``offline``: those of them whose phones were gone)."""
+        moves = {**self.table.pending, **silent}
+        tags: dict[str, list[int]] = {"timed_out": sorted(silent)} if timed_out and silent else {}
+        if offline:
+            tags["offline"] = sorted(offline)
+        self.table.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **tags)
+
+    def _bots_only(self) -> bool:
+        game = self.table.game
+        return game is not None and not self._inside_people() and bool(game.to_act())
+
+    def _inside_people(self) -> list[Person]:
+        table = self.table
+        game = table.game
+        if game is None:
+            return []
+        people = (table.person_at_seat(seat) for seat in game.to_act())
+        return [p for p in people if p is not None and not p.is_bot]
+
+
+class Turns(Decisions):
+    """One seat at a time; a bot stands in for a person who left, or whose phone stays gone."""
+
+    bot_wait = BOT_DELAY
+
+    def choose(self, seat: int, move: str, now: float) -> None:
+        self._play({seat: move}, now)
+
+    def wakeups(self, game: GameState, inside: list[Person]) -> list[float]:
+        table = self.table
+        times: list[float] = []
+        if table.deadline is None:
+            for seat in game.to_act():
+                gone = self._turn_gone_since(seat)
+                if gone is not None:
+                    times.append(gone + TURN_GRACE)
+        times.extend(t for seat in game.to_act() if (t := self._stand_in_at(seat)) is not None)
+        return times
+
+    def tick(self, game: GameState, now: float) -> None:
+        table = self.table
+        for seat in game.to_act():
+            due = self._stand_in_at(seat)
+            if due is not None and now >= due:
+                self._play({seat: self._stand_in_move(game, seat)}, now, missed=True, bot=True)
+                return
+        if table.deadline is None:
+            for seat in game.to_act():
+                gone = self._turn_gone_since(seat)
+                if gone is not None and now >= gone + TURN_GRACE:
+                    self._play({seat: game.default_move(seat)}, now, missed=True, offline=[seat])
+                    return
+        if table.deadline is not None and now >= table.deadline:
+            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.pending}
+            if silent:
+                self._play(silent, now, missed=True, offline=self._offline(silent))
+
+    def bots_move(self, game: GameState, now: float) -> None:
+        table = self.table
+        if now < table.opened_at + BOT_DELAY:
+            return
+        for seat in sorted(game.to_act()):
+            person = table.person_at_seat(seat)
+            if person is None or not person.is_bot or seat in table.pending:
+                continue
+            bot = make_bot(table.kind.name, person.bot or "")
+            self._play({seat: bot.choose(game.view(seat), game.legal_moves(seat), table.bot_random(seat))}, now)
+            return
+
+    def told(self, moves: dict[int, str], event: dict[str, Any]) -> None:
+        """Count missed turns, and tell when a bot begins (or stops) playing for someone."""
+        table = self.table
+        missed, bot = set(event.get("missed", ())), bool(event.get("bot"))
+        number = table.moves_made + 1
+        for seat in moves:
+            person = table.person_at_seat(seat)
+            if person is None:
+                continue
+            person.missed = person.missed + 1 if seat in missed else 0
+            if bot and seat in missed:
+                if person.bot_since is None:
+                    person.bot_since = number
+                    table.stand_ins.setdefault(seat, []).append([number, None])
+                    table.tell("stand_in", person=person.id, name=person.name, seat=seat)
+                continue
+            if person.bot_since is not None:
+                person.bot_since = None
+                table.stand_ins[seat][-1][1] = number - 1
+                if seat not in missed:
+                    table.tell("plays_again", person=person.id, name=person.name, seat=seat)
+            if seat in missed:
+                offline = True if seat in table.offline else None
+                table.tell("missed", person=person.id, name=person.name, seat=seat, offline=offline)
+
+    def bot_plays_for(self, person: Person) -> bool:
+        """They left, or their phone is gone and turns were missed."""
+        table = self.table
+        if table.game is None or person.seat is None or not table.in_game() or person.is_bot:
+            return False
+        if person.status == Status.GONE:
+            return True
+        return person.missed >= MISSED_TURNS and person.id not in table.runtime.connected
+
+    def _play(
+        self, moves: dict[int, str], now: float, missed: bool = False, offline: Iterable[int] = (), bot: bool = False
+    ) -> None:
+        """Moves played; ``missed``: played for their seats (silence, or ``bot``: a bot standing in);
+        ``offline``: the seats among them whose phones were gone."""
+        tags: dict[str, Any] = {"missed": sorted(moves)} if missed else {}
+        if offline:
+            tags["offline"] = sorted(offline)
+        if bot:
+            tags["bot"] = True
+        self.table.emit("moves", now, moves={str(seat): move for seat, move in moves.items()}, **tags)
+
+    def _stand_in_at(self, seat: int) -> float | None:
+        """When a bot plays this seat for its person (they left: at once, at a bot's pace; their phone gone:
+        after missed turns); None: it does not."""
+        table = self.table
+        person = table.person_at_seat(seat)
+        if person is None or person.is_bot or not table.deciding(paused_too=True):
+            return None
+        if person.status == Status.GONE:
+            return max(table.opened_at, person.left_at or 0.0) + BOT_DELAY
+        if person.missed < MISSED_TURNS:
+            return None
+        since = table.absent_since(person)
+        return None if since is None else max(table.opened_at + BOT_DELAY, since + GRACE)
+
+    def _stand_in_move(self, game: GameState, seat: int) -> str:
+        """The move a bot makes for a person whose phone stays gone (the bot the game's manifest names)."""
+        bot = stand_in(self.table.kind.name)
+        return bot.choose(game.view(seat), game.legal_moves(seat), self.table.bot_random(seat))
+
+    def _turn_gone_since(self, seat: int) -> float | None:
+        """Since when the seat to play has had nobody to play it (turn clock off)."""
+        table = self.table
+        person = table.person_at_seat(seat)
+        if person is None or person.status == Status.GONE:
+            return table.opened_at
+        if person.is_bot or person.id in table.runtime.connected:
+            return None
+        return max(table.opened_at, table.runtime.since.get(person.id, table.opened_at))
+
+
+__all__ = ["BOT_DELAY", "GRACE", "MAX_CHANGES", "MISSED_TURNS", "TURN_GRACE", "Decisions", "Simultaneous", "Turns"]
