@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from gemtable.bots import bot_names, bot_person_names
+import gemtable.table.moderation as moderation
 from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON, beats
 from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
@@ -51,58 +51,28 @@ from gemtable.table.decisions import MISSED_TURNS as MISSED_TURNS
 from gemtable.table.decisions import TURN_GRACE as TURN_GRACE
 from gemtable.table.decisions import Decisions, Simultaneous, Turns
 from gemtable.table.errors import TableError
+from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
+from gemtable.table.moderation import Ban, Countdown, Paused
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name, name_taken
 from gemtable.table.news import News, Notice
 from gemtable.table.people import Person, Status
+from gemtable.table.phases import LOBBY as LOBBY
+from gemtable.table.phases import PAUSE as PAUSE
+from gemtable.table.phases import PLAYING as PLAYING
+from gemtable.table.phases import RESULTS as RESULTS
+from gemtable.table.phases import REVEAL as REVEAL
 from gemtable.table.settings import ABSENT_GRACE as ABSENT_GRACE
 from gemtable.table.settings import COUNTDOWN as COUNTDOWN
-from gemtable.table.settings import Settings, revised
+from gemtable.table.settings import Settings
 
 Event = dict[str, Any]
 
-LOBBY, PLAYING, REVEAL, PAUSE, RESULTS = "lobby", "playing", "reveal", "pause", "results"
 
-RESUME_FLOOR = 5.0
-"""Seconds a decision gets at least when the host resumes a paused table: it gets back the time it had
-left, but never less than this, so that nobody is surprised by a reveal the instant the game goes on."""
 MAX_WATCHERS = 24
 """People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
 REMOVED_KEPT = 64
 """Removed people whose phones the table still recognises (to tell them they were removed)."""
-
-
-@dataclass(frozen=True)
-class Paused:
-    """A paused game: who paused it, when, and the time its decision (or the pause between rounds) had
-    left then (None: it had no clock)."""
-
-    by: int
-    name: str
-    at: float
-    remaining: float | None
-
-
-@dataclass(frozen=True)
-class Countdown:
-    """The host has started a game: it begins at ``ends``, with ``seed``, unless cancelled."""
-
-    by: int
-    name: str
-    ends: float
-    seed: int
-
-
-@dataclass(frozen=True)
-class Ban:
-    """Someone the host removed and banned: their token, and new joins from their address (a keyed hash of
-    it, ``origin``; never the address itself), are refused at this table until the host lifts it."""
-
-    id: int
-    person: int
-    name: str
-    token: str | None
-    origin: str
 
 
 @dataclass
@@ -302,150 +272,19 @@ class Table:
         self._fill_chairs(now)
         self.decisions.settle(now)
 
-    def add_bot(self, pid: int, bot: str, now: float) -> None:
-        self._host_only(pid)
-        if bot not in bot_names(self.kind.name):
-            raise TableError("unknown-bot", f"there is no bot called {bot!r}")
-        free = self._free_chair()
-        if free is None:
-            raise TableError("no-chair", "every chair is taken")
-        bid = self.last_id + 1
-        taken = [p.name for p in self.people.values() if p.status != Status.GONE]
-        names = [*bot_person_names(self.kind.name), *(f"{bot} {i}" for i in range(1, 99))]
-        name = next(n for n in names if not name_taken(n, taken))
-        self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
+    # --- the host's controls (``moderation.py``) --------------------------------------------
 
-    def remove_bot(self, pid: int, chair: int, now: float) -> None:
-        self._host_only(pid)
-        chairs = self.chairs()
-        target = chairs[chair] if isinstance(chair, int) and 0 <= chair < len(chairs) else None
-        if target is None or not target.is_bot:
-            raise TableError("no-bot", "there is no bot in that chair")
-        self.decisions.silence(target, now)
-        self.emit("left", now, person=target.id, by=pid, reason="removed")
-        self._fill_chairs(now)
-        self.decisions.settle(now)
-
-    def remove(self, pid: int, target: object, now: float, ban: bool = False) -> None:
-        """The host removes someone — connected or not, in the lobby or in a game: they leave the table as
-        with ``leave`` (in a game their silence counts at once: the expedition walks them out with what they
-        carry, a bot takes a Booty Hunter colour), and their phone is told.  With ``ban``, their token and new
-        joins from their address stay out of this table until the host lifts the ban.
-
-        A stand-in host (the role passed on while its owner's phone was away) may not remove the owner."""
-        self._host_only(pid)
-        person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
-        if person is None or person.status == Status.GONE:
-            raise TableError("not-found", "there is nobody like that at this table")
-        if person.id == pid:
-            raise TableError("self", "you cannot remove yourself: leave the table instead")
-        if person.is_bot:
-            raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
-        if person.id == self.first and self.host != self.first:
-            raise TableError(
-                "first-host", f"{person.name} is this table's host: the role goes back to them when they return"
-            )
-        self.decisions.silence(person, now)
-        if ban:
-            self.emit(
-                "banned",
-                now,
-                ban=self.last_ban + 1,
-                person=person.id,
-                name=person.name,
-                token=person.token,
-                origin=person.origin,
-                by=pid,
-            )
-        self.emit("left", now, person=person.id, by=pid, reason="banned" if ban else "removed")
-        self.runtime.connected.discard(person.id)
-        self.runtime.since.pop(person.id, None)
-        self._fill_chairs(now)
-        self.decisions.settle(now)
-
-    def unban(self, pid: int, ban: object, now: float) -> None:
-        """The host lifts a ban (by its number, as ``me.bans`` lists them)."""
-        self._host_only(pid)
-        if isinstance(ban, bool) or not isinstance(ban, int) or ban not in self.bans:
-            raise TableError("not-found", "there is no such ban at this table")
-        self.emit("unbanned", now, ban=ban, by=pid)
-
-    def hand_host(self, pid: int, target: object, now: float) -> None:
-        """The host hands the role to someone here (connected, not a bot).  The role's owner hands it on for
-        good; a stand-in host hands on only the stand-in role (it still goes back to its owner)."""
-        self._host_only(pid)
-        person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
-        if person is None or person.status == Status.GONE:
-            raise TableError("not-found", "there is nobody like that at this table")
-        if person.is_bot:
-            raise TableError("is-bot", "a bot cannot be the host")
-        if person.id == pid:
-            return  # the host already: nothing to do
-        if person.id not in self.runtime.connected:
-            raise TableError("offline", f"{person.name}'s phone is not connected: hand the role to someone here")
-        owner = {"owner": True} if self.first == pid else {}
-        self.emit("host", now, person=person.id, by=pid, reason="handed", **owner)
-
-    def pause(self, pid: int, now: float) -> None:
-        """The host pauses the game (any phase of it): the clock stops, nothing is revealed, bots wait;
-        choices already made stay secret and changeable.  Pausing a paused table changes nothing."""
-        self._host_only(pid)
-        if not self.in_game():
-            raise TableError("no-game", "there is no game to pause")
-        if self.paused is not None:
-            return
-        remaining = None if self.deadline is None else max(0.0, self.deadline - now)
-        self.emit("paused", now, by=pid, remaining=remaining)
-
-    def resume(self, pid: int, now: float) -> None:
-        """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`)."""
-        self._host_only(pid)
-        if self.paused is None:
-            return
-        self.emit("resumed", now, by=pid)
-        self.decisions.settle(now)
-
-    def end(self, pid: int, now: float) -> None:
-        """The host ends the game now: straight to the results, the scores as they stand (the record says it
-        was ended early, and still replays).  Choices not yet revealed are dropped, never shown."""
-        self._host_only(pid)
-        if not self.in_game() or self.game is None:
-            raise TableError("no-game", "there is no game to end")
-        self.emit("ended", now, by=pid)
-
-    def change_settings(self, pid: int, changes: object, now: float) -> None:
-        """The host changes the settings between games (lobby or results): clock, options, preset."""
-        self._host_only(pid)
-        if self.in_game():
-            raise TableError("in-game", "the settings can be changed between games only")
-        if self.countdown is not None:
-            raise TableError("starting", "the game is about to start: cancel the countdown first")
-        settings = revised(self.settings, changes)
-        if settings == self.settings:
-            return
-        self.emit("settings", now, by=pid, settings=settings.to_json())
-
-    def start(self, pid: int, seed: int, now: float) -> None:
-        """The host starts a game (the first, or a new one after the results): a countdown every screen
-        shows (the settings' ``countdown`` seconds; the host may cancel it), then the game.  A start while
-        counting down already changes nothing."""
-        self._host_only(pid)
-        if self.phase not in (LOBBY, RESULTS):
-            raise TableError("in-game", "a game is already under way")
-        if self.countdown is not None:
-            return
-        self._check_ready(seed)
-        if self.settings.countdown > 0:
-            self.emit("countdown", now, by=pid, seed=seed, ends=now + self.settings.countdown)
-            return
-        self._open_game(seed, now)
-
-    def cancel_start(self, pid: int, now: float) -> None:
-        """The host cancels the countdown to a game (nothing to cancel: nothing changes)."""
-        self._host_only(pid)
-        if self.countdown is None:
-            return
-        self.emit("cancelled", now, by=pid, reason="host")
+    add_bot = moderation.add_bot
+    remove_bot = moderation.remove_bot
+    remove = moderation.remove
+    unban = moderation.unban
+    hand_host = moderation.hand_host
+    pause = moderation.pause
+    resume = moderation.resume
+    end = moderation.end
+    change_settings = moderation.change_settings
+    start = moderation.start
+    cancel_start = moderation.cancel_start
 
     def _check_ready(self, seed: int) -> None:
         ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
@@ -761,11 +600,6 @@ class Table:
                 return index
         return None
 
-    def _host_only(self, pid: int) -> None:
-        person = self.person(pid)
-        if self.host != person.id:
-            raise TableError("not-host", "only the host can do that")
-
     # --- applying events ------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
@@ -871,14 +705,6 @@ class Table:
         if person.seat is None:
             del self.people[person.id]  # a watcher (or a bot) who never played this game: forgotten
 
-    def _on_host(self, e: Event) -> None:
-        self.host = e["person"]
-        if e.get("owner"):
-            self.first = e["person"]
-        self.tell(
-            "host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by"))
-        )
-
     def _pass_host(self, pid: int) -> None:
         """The host left or went away: someone playing in a chair first (not away), then anyone
         else still here; never a bot.  An away host keeps the role if nobody else is here."""
@@ -892,15 +718,6 @@ class Table:
             self.host = others[0].id
         elif self.people[pid].status == Status.GONE:
             self.host = None
-
-    def _on_banned(self, e: Event) -> None:
-        ban = Ban(int(e["ban"]), int(e["person"]), str(e["name"]), e.get("token"), str(e.get("origin") or ""))
-        self.bans[ban.id] = ban
-        self.last_ban = max(self.last_ban, ban.id)
-
-    def _on_unbanned(self, e: Event) -> None:
-        ban = self.bans.pop(e["ban"])
-        self.tell("unbanned", name=ban.name, by=self._name(e.get("by")))
 
     def _on_away(self, e: Event) -> None:
         person = self.people[e["person"]]
@@ -919,35 +736,6 @@ class Table:
     def _on_stalled(self, e: Event) -> None:
         self.phase = PAUSE
         self.deadline = None
-
-    def _on_paused(self, e: Event) -> None:
-        remaining = e.get("remaining")
-        name = self._name(e["by"]) or ""
-        self.paused = Paused(e["by"], name, e["at"], None if remaining is None else float(remaining))
-        self.deadline = None
-        self.tell("paused", by=name)
-
-    def _on_resumed(self, e: Event) -> None:
-        paused = self.paused
-        self.paused = None
-        at = e["at"]
-        self.opened_at = at  # bots and graces count again from here
-        if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
-            self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
-        self.tell("resumed", by=self._name(e.get("by")))
-
-    def _on_countdown(self, e: Event) -> None:
-        name = self._name(e["by"]) or ""
-        self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
-        self.tell("countdown", by=name)
-
-    def _on_cancelled(self, e: Event) -> None:
-        self.countdown = None
-        self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
-
-    def _on_settings(self, e: Event) -> None:
-        self.settings = Settings.from_json(e["settings"])
-        self.tell("settings", by=self._name(e.get("by")))
 
     def _on_game(self, e: Event) -> None:
         self.game_number = e["number"]
@@ -1023,41 +811,29 @@ class Table:
         holds.go_on()
         self._after_move(e["at"])
 
-    def _on_ended(self, e: Event) -> None:
-        game = self.game
-        assert game is not None
-        name = self._name(e.get("by"))
-        self.ended = {"by": name, "move": self.moves_made + 1}
-        self.tell("ended", by=name)
-        game.end()
-        self.pending = {}
-        self.changes = {}
-        self.paused = None
-        self._after_move(e["at"])
-
     _APPLY: ClassVar[dict[str, Callable[[Table, Event], None]]] = {
         "joined": _on_joined,
         "bot": _on_bot,
         "seated": _on_seated,
         "unseated": _on_unseated,
         "left": _on_left,
-        "host": _on_host,
-        "banned": _on_banned,
-        "unbanned": _on_unbanned,
+        "host": moderation.on_host,
+        "banned": moderation.on_banned,
+        "unbanned": moderation.on_unbanned,
         "away": _on_away,
         "back": _on_back,
         "stalled": _on_stalled,
-        "paused": _on_paused,
-        "resumed": _on_resumed,
-        "countdown": _on_countdown,
-        "cancelled": _on_cancelled,
-        "settings": _on_settings,
+        "paused": moderation.on_paused,
+        "resumed": moderation.on_resumed,
+        "countdown": moderation.on_countdown,
+        "cancelled": moderation.on_cancelled,
+        "settings": moderation.on_settings,
         "game": _on_game,
         "round": _on_round,
         "chose": _on_chose,
         "moves": _on_moves,
         "went_on": _on_went_on,
-        "ended": _on_ended,
+        "ended": moderation.on_ended,
         "pruned": _on_pruned,
     }
     """Every event type and the handler that applies it."""

@@ -1,0 +1,289 @@
+"""What the host does at a table: seat and remove bots, remove and ban people, lift a ban, hand the host's role
+on, pause and resume, end a game early, change the settings, start a game (its countdown) and cancel it; and
+the handlers of the events these emit.  Each command checks that the host asks (``host_only``), then whether
+it may, and refuses with a :class:`TableError` before anything changes, like every command of the table.
+
+They are functions of the table (``Table.pause = moderation.pause`` …): the table's state is the table's, and
+this module is the one place its moderation is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gemtable.bots import bot_names, bot_person_names
+from gemtable.table.errors import TableError
+from gemtable.table.names import name_taken
+from gemtable.table.people import Status
+from gemtable.table.phases import LOBBY, RESULTS, REVEAL
+from gemtable.table.settings import Settings, revised
+
+if TYPE_CHECKING:
+    from gemtable.table.table import Table
+
+Event = dict[str, Any]
+
+RESUME_FLOOR = 5.0
+"""Seconds a decision gets at least when the host resumes a paused table: it gets back the time it had
+left, but never less than this, so that nobody is surprised by a reveal the instant the game goes on."""
+
+
+@dataclass(frozen=True)
+class Paused:
+    """A paused game: who paused it, when, and the time its decision (or the pause between rounds) had
+    left then (None: it had no clock)."""
+
+    by: int
+    name: str
+    at: float
+    remaining: float | None
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """The host has started a game: it begins at ``ends``, with ``seed``, unless cancelled."""
+
+    by: int
+    name: str
+    ends: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class Ban:
+    """Someone the host removed and banned: their token, and new joins from their address (a keyed hash of
+    it, ``origin``; never the address itself), are refused at this table until the host lifts it."""
+
+    id: int
+    person: int
+    name: str
+    token: str | None
+    origin: str
+
+
+def add_bot(self: Table, pid: int, bot: str, now: float) -> None:
+    host_only(self, pid)
+    if bot not in bot_names(self.kind.name):
+        raise TableError("unknown-bot", f"there is no bot called {bot!r}")
+    free = self._free_chair()
+    if free is None:
+        raise TableError("no-chair", "every chair is taken")
+    bid = self.last_id + 1
+    taken = [p.name for p in self.people.values() if p.status != Status.GONE]
+    names = [*bot_person_names(self.kind.name), *(f"{bot} {i}" for i in range(1, 99))]
+    name = next(n for n in names if not name_taken(n, taken))
+    self.emit("bot", now, person=bid, bot=bot, chair=free, name=name)
+
+
+def remove_bot(self: Table, pid: int, chair: int, now: float) -> None:
+    host_only(self, pid)
+    chairs = self.chairs()
+    target = chairs[chair] if isinstance(chair, int) and 0 <= chair < len(chairs) else None
+    if target is None or not target.is_bot:
+        raise TableError("no-bot", "there is no bot in that chair")
+    self.decisions.silence(target, now)
+    self.emit("left", now, person=target.id, by=pid, reason="removed")
+    self._fill_chairs(now)
+    self.decisions.settle(now)
+
+
+def remove(self: Table, pid: int, target: object, now: float, ban: bool = False) -> None:
+    """The host removes someone — connected or not, in the lobby or in a game: they leave the table as
+    with ``leave`` (in a game their silence counts at once: the expedition walks them out with what they
+    carry, a bot takes a Booty Hunter colour), and their phone is told.  With ``ban``, their token and new
+    joins from their address stay out of this table until the host lifts the ban.
+
+    A stand-in host (the role passed on while its owner's phone was away) may not remove the owner."""
+    host_only(self, pid)
+    person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+    if person is None or person.status == Status.GONE:
+        raise TableError("not-found", "there is nobody like that at this table")
+    if person.id == pid:
+        raise TableError("self", "you cannot remove yourself: leave the table instead")
+    if person.is_bot:
+        raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
+    if person.id == self.first and self.host != self.first:
+        raise TableError(
+            "first-host", f"{person.name} is this table's host: the role goes back to them when they return"
+        )
+    self.decisions.silence(person, now)
+    if ban:
+        self.emit(
+            "banned",
+            now,
+            ban=self.last_ban + 1,
+            person=person.id,
+            name=person.name,
+            token=person.token,
+            origin=person.origin,
+            by=pid,
+        )
+    self.emit("left", now, person=person.id, by=pid, reason="banned" if ban else "removed")
+    self.runtime.connected.discard(person.id)
+    self.runtime.since.pop(person.id, None)
+    self._fill_chairs(now)
+    self.decisions.settle(now)
+
+
+def unban(self: Table, pid: int, ban: object, now: float) -> None:
+    """The host lifts a ban (by its number, as ``me.bans`` lists them)."""
+    host_only(self, pid)
+    if isinstance(ban, bool) or not isinstance(ban, int) or ban not in self.bans:
+        raise TableError("not-found", "there is no such ban at this table")
+    self.emit("unbanned", now, ban=ban, by=pid)
+
+
+def hand_host(self: Table, pid: int, target: object, now: float) -> None:
+    """The host hands the role to someone here (connected, not a bot).  The role's owner hands it on for
+    good; a stand-in host hands on only the stand-in role (it still goes back to its owner)."""
+    host_only(self, pid)
+    person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+    if person is None or person.status == Status.GONE:
+        raise TableError("not-found", "there is nobody like that at this table")
+    if person.is_bot:
+        raise TableError("is-bot", "a bot cannot be the host")
+    if person.id == pid:
+        return  # the host already: nothing to do
+    if person.id not in self.runtime.connected:
+        raise TableError("offline", f"{person.name}'s phone is not connected: hand the role to someone here")
+    owner = {"owner": True} if self.first == pid else {}
+    self.emit("host", now, person=person.id, by=pid, reason="handed", **owner)
+
+
+def pause(self: Table, pid: int, now: float) -> None:
+    """The host pauses the game (any phase of it): the clock stops, nothing is revealed, bots wait;
+    choices already made stay secret and changeable.  Pausing a paused table changes nothing."""
+    host_only(self, pid)
+    if not self.in_game():
+        raise TableError("no-game", "there is no game to pause")
+    if self.paused is not None:
+        return
+    remaining = None if self.deadline is None else max(0.0, self.deadline - now)
+    self.emit("paused", now, by=pid, remaining=remaining)
+
+
+def resume(self: Table, pid: int, now: float) -> None:
+    """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`)."""
+    host_only(self, pid)
+    if self.paused is None:
+        return
+    self.emit("resumed", now, by=pid)
+    self.decisions.settle(now)
+
+
+def end(self: Table, pid: int, now: float) -> None:
+    """The host ends the game now: straight to the results, the scores as they stand (the record says it
+    was ended early, and still replays).  Choices not yet revealed are dropped, never shown."""
+    host_only(self, pid)
+    if not self.in_game() or self.game is None:
+        raise TableError("no-game", "there is no game to end")
+    self.emit("ended", now, by=pid)
+
+
+def change_settings(self: Table, pid: int, changes: object, now: float) -> None:
+    """The host changes the settings between games (lobby or results): clock, options, preset."""
+    host_only(self, pid)
+    if self.in_game():
+        raise TableError("in-game", "the settings can be changed between games only")
+    if self.countdown is not None:
+        raise TableError("starting", "the game is about to start: cancel the countdown first")
+    settings = revised(self.settings, changes)
+    if settings == self.settings:
+        return
+    self.emit("settings", now, by=pid, settings=settings.to_json())
+
+
+def start(self: Table, pid: int, seed: int, now: float) -> None:
+    """The host starts a game (the first, or a new one after the results): a countdown every screen
+    shows (the settings' ``countdown`` seconds; the host may cancel it), then the game.  A start while
+    counting down already changes nothing."""
+    host_only(self, pid)
+    if self.phase not in (LOBBY, RESULTS):
+        raise TableError("in-game", "a game is already under way")
+    if self.countdown is not None:
+        return
+    self._check_ready(seed)
+    if self.settings.countdown > 0:
+        self.emit("countdown", now, by=pid, seed=seed, ends=now + self.settings.countdown)
+        return
+    self._open_game(seed, now)
+
+
+def cancel_start(self: Table, pid: int, now: float) -> None:
+    """The host cancels the countdown to a game (nothing to cancel: nothing changes)."""
+    host_only(self, pid)
+    if self.countdown is None:
+        return
+    self.emit("cancelled", now, by=pid, reason="host")
+
+
+def host_only(self: Table, pid: int) -> None:
+    person = self.person(pid)
+    if self.host != person.id:
+        raise TableError("not-host", "only the host can do that")
+
+
+def on_host(self: Table, e: Event) -> None:
+    self.host = e["person"]
+    if e.get("owner"):
+        self.first = e["person"]
+    self.tell("host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by")))
+
+
+def on_banned(self: Table, e: Event) -> None:
+    ban = Ban(int(e["ban"]), int(e["person"]), str(e["name"]), e.get("token"), str(e.get("origin") or ""))
+    self.bans[ban.id] = ban
+    self.last_ban = max(self.last_ban, ban.id)
+
+
+def on_unbanned(self: Table, e: Event) -> None:
+    ban = self.bans.pop(e["ban"])
+    self.tell("unbanned", name=ban.name, by=self._name(e.get("by")))
+
+
+def on_paused(self: Table, e: Event) -> None:
+    remaining = e.get("remaining")
+    name = self._name(e["by"]) or ""
+    self.paused = Paused(e["by"], name, e["at"], None if remaining is None else float(remaining))
+    self.deadline = None
+    self.tell("paused", by=name)
+
+
+def on_resumed(self: Table, e: Event) -> None:
+    paused = self.paused
+    self.paused = None
+    at = e["at"]
+    self.opened_at = at  # bots and graces count again from here
+    if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
+        self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
+    self.tell("resumed", by=self._name(e.get("by")))
+
+
+def on_countdown(self: Table, e: Event) -> None:
+    name = self._name(e["by"]) or ""
+    self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
+    self.tell("countdown", by=name)
+
+
+def on_cancelled(self: Table, e: Event) -> None:
+    self.countdown = None
+    self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
+
+
+def on_settings(self: Table, e: Event) -> None:
+    self.settings = Settings.from_json(e["settings"])
+    self.tell("settings", by=self._name(e.get("by")))
+
+
+def on_ended(self: Table, e: Event) -> None:
+    game = self.game
+    assert game is not None
+    name = self._name(e.get("by"))
+    self.ended = {"by": name, "move": self.moves_made + 1}
+    self.tell("ended", by=name)
+    game.end()
+    self.pending = {}
+    self.changes = {}
+    self.paused = None
+    self._after_move(e["at"])
