@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import gemtable.table.moderation as moderation
+import gemtable.table.seating as seating
 from gemtable.games import GameError, GameState, find_manifest
 from gemtable.games.api import JSON, beats
 from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
@@ -54,7 +55,7 @@ from gemtable.table.errors import TableError
 from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
 from gemtable.table.moderation import Ban, Countdown, Paused
 from gemtable.table.names import NAME_MAX as NAME_MAX
-from gemtable.table.names import clean_name, name_taken
+from gemtable.table.names import clean_name
 from gemtable.table.news import News, Notice
 from gemtable.table.people import Person, Status
 from gemtable.table.phases import LOBBY as LOBBY
@@ -62,17 +63,13 @@ from gemtable.table.phases import PAUSE as PAUSE
 from gemtable.table.phases import PLAYING as PLAYING
 from gemtable.table.phases import RESULTS as RESULTS
 from gemtable.table.phases import REVEAL as REVEAL
+from gemtable.table.seating import MAX_WATCHERS as MAX_WATCHERS
+from gemtable.table.seating import REMOVED_KEPT as REMOVED_KEPT
 from gemtable.table.settings import ABSENT_GRACE as ABSENT_GRACE
 from gemtable.table.settings import COUNTDOWN as COUNTDOWN
 from gemtable.table.settings import Settings
 
 Event = dict[str, Any]
-
-
-MAX_WATCHERS = 24
-"""People at a table beyond its chairs: a join past ``chairs + MAX_WATCHERS`` people is refused."""
-REMOVED_KEPT = 64
-"""Removed people whose phones the table still recognises (to tell them they were removed)."""
 
 
 @dataclass
@@ -229,48 +226,27 @@ class Table:
 
     # --- commands -------------------------------------------------------------------------
 
-    def join(self, name: str, token_hash: str, now: float, origin: str = "", per_address: int = 0) -> Person:
-        """A person arrives with a display name; returns them (seated, waiting or watching).
-
-        ``origin`` is where they join from, as the server keys it (a hash of their address, salted per table:
-        never the address itself; empty when the server does not count it); ``per_address`` (0: no cap) is how
-        many people one origin may bring to this table."""
-        if origin and self.banned(origin=origin):
-            raise TableError("banned", "the host has banned this address from this table")
-        clean = clean_name(name)
-        if name_taken(clean, (p.name for p in self.people.values() if p.status != Status.GONE)):  # looks alike
-            raise TableError("name-taken", f"someone at this table is already called {clean}")
-        here = [p for p in self.people.values() if not p.is_bot and p.status != Status.GONE]
-        if len(here) >= self.kind.max_seats + MAX_WATCHERS:
-            raise TableError("table-full", f"this table is full: {len(here)} people are here already")
-        if origin and per_address and sum(1 for p in here if p.origin == origin) >= per_address:
-            raise TableError(
-                "address-full", f"{per_address} people from your address are at this table already: ask the host"
-            )
-        pid = self.last_id + 1
-        extra = {"origin": origin} if origin else {}
-        self.emit("joined", now, person=pid, name=clean, token=token_hash, **extra)
-        self._fill_chairs(now)
-        return self.people[pid]
-
     def banned(self, token: str | None = None, origin: str | None = None) -> bool:
         """Whether a seat token (hashed) or an origin is banned from this table."""
         return any((token and ban.token == token) or (origin and ban.origin == origin) for ban in self.bans.values())
 
-    def leave(self, pid: int, now: float) -> None:
-        person = self.person(pid)
-        if person.status == Status.GONE:
-            raise TableError("gone", "you have already left this table")
-        self.decisions.silence(person, now)
-        if self.host == pid:
-            successor = self._successor(pid)
-            if successor is not None:
-                self.emit("host", now, person=successor.id, reason="left")
-        self.emit("left", now, person=pid)
-        self.runtime.connected.discard(pid)
-        self.runtime.since.pop(pid, None)
-        self._fill_chairs(now)
-        self.decisions.settle(now)
+    # --- people, chairs and seats (``seating.py``) ------------------------------------------
+
+    join = seating.join
+    leave = seating.leave
+    connect = seating.connect
+    disconnect = seating.disconnect
+    _absent_give_way = seating.absent_give_way
+    _mark_away = seating.mark_away
+    _bots_give_way = seating.bots_give_way
+    _bot_gives_way = seating.bot_gives_way
+    _assign_seats = seating.assign_seats
+    _fill_chairs = seating.fill_chairs
+    _free_chair = seating.free_chair
+    _successor = seating.successor
+    _absent_host = seating.absent_host
+    _pass_host = seating.pass_host
+    _take_chair_seat = seating.take_chair_seat
 
     # --- the host's controls (``moderation.py``) --------------------------------------------
 
@@ -404,24 +380,6 @@ class Table:
         """Whether a decision of the game is open (and, unless ``paused_too``, the table not paused)."""
         return self.phase == PLAYING and (paused_too or self.paused is None)
 
-    def connect(self, pid: int, now: float) -> None:
-        """The server: this person's phone is connected."""
-        rt = self.runtime
-        rt.connected.add(pid)
-        rt.since.pop(pid, None)
-        rt.seen_in_round.add(pid)
-        person = self.people.get(pid)
-        if person is not None and person.status == Status.AWAY:
-            self.emit("back", now, person=pid)
-            self._fill_chairs(now)
-        if person is not None and pid == self.first and self.host != pid and person.status != Status.GONE:
-            self.emit("host", now, person=pid, reason="back")  # the role's owner is the host whenever here
-
-    def disconnect(self, pid: int, now: float) -> None:
-        """The server: this person's last phone went away."""
-        self.runtime.connected.discard(pid)
-        self.runtime.since[pid] = now
-
     # --- the rules of the table -----------------------------------------------------------
 
     def _tick_once(self, now: float) -> None:
@@ -462,51 +420,6 @@ class Table:
             return
         self._open_game(countdown.seed, now)
 
-    def _absent_host(self, now: float) -> None:
-        """A host whose phone has been gone for the grace hands the role to someone connected."""
-        host = self.people.get(self.host) if self.host is not None else None
-        since = self.absent_since(host) if host is not None else None
-        if since is None or now < since + self.settings.absent_grace:
-            return
-        successor = self._successor(self.host)
-        if successor is not None:
-            self.emit("host", now, person=successor.id)
-
-    def _successor(self, pid: int | None) -> Person | None:
-        """Who takes the host role from ``pid``: someone connected, a player in a chair first, then the
-        earliest arrival; never a bot."""
-        rt = self.runtime
-        others = [
-            p
-            for p in self.people.values()
-            if p.id != pid and p.id in rt.connected and not p.is_bot and p.status != Status.GONE
-        ]
-        others.sort(key=lambda p: (not p.has_chair, p.joined_at, p.id))
-        return others[0] if others else None
-
-    def _absent_give_way(self, now: float) -> None:
-        """Lobby and results: a connected watcher takes the chair of a player absent past the grace
-        (the longest gone first).  The absent player is marked away, without a chair; back, they queue."""
-        for watcher in self.queue():
-            if watcher.id not in self.runtime.connected:
-                continue
-            chair = self._free_chair()
-            if chair is None:
-                absent = sorted(
-                    (since, p.chair, p.id)
-                    for p in self.people.values()
-                    if p.chair is not None
-                    and (since := self.absent_since(p)) is not None
-                    and now >= since + self.settings.absent_grace
-                )
-                if not absent:
-                    return
-                _, chair, gone = absent[0]
-                if self.people[gone].status != Status.AWAY:
-                    self.emit("away", now, person=gone)
-                self.emit("unseated", now, person=gone)
-            self.emit("seated", now, person=watcher.id, chair=chair)
-
     def bot_random(self, seat: int) -> random.Random:
         """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
         so that a table rebuilt from its events has bots that do what the original's would have."""
@@ -522,83 +435,6 @@ class Table:
                 self.emit("stalled", now)
             return
         self.emit("round", now, seats={str(pid): seat for pid, seat in sorted(assign.items())})
-
-    def _mark_away(self, now: float) -> None:
-        if self.game is None or self.phase != PAUSE:
-            return
-        rt = self.runtime
-        for person in list(self.people.values()):
-            if (
-                person.has_chair
-                and not person.is_bot
-                and person.status == Status.SEATED
-                and person.id not in rt.seen_in_round
-                and person.id not in rt.connected
-            ):
-                self.emit("away", now, person=person.id)
-        self._fill_chairs(now)
-
-    def _bots_give_way(self, now: float) -> None:
-        """A round begins: a bot gives its chair to each person waiting for one (the last bot first)."""
-        for watcher in self.queue():
-            if not self._bot_gives_way(watcher, now):
-                return
-
-    def _bot_gives_way(self, watcher: Person, now: float) -> bool:
-        """The last bot in a chair gives it to ``watcher`` (told as "Bruno (bot) gave its chair to Kim");
-        False if no bot holds a chair."""
-        bots = [p for p in self.chairs() if p is not None and p.is_bot]
-        if not bots:
-            return False
-        bot = bots[-1]
-        chair = bot.chair  # read before "left" empties it
-        assert chair is not None
-        self.emit("left", now, person=bot.id, reason="gave_chair", to=watcher.id)
-        self.emit("seated", now, person=watcher.id, chair=chair)
-        return True
-
-    def _assign_seats(self, roster: list[Person]) -> dict[int, int]:
-        game = self.game
-        assert game is not None
-        used = {p.seat for p in self.people.values() if p.seat is not None}
-        assign: dict[int, int] = {}
-        per_chair = self.manifest.seats_belong_to_chairs
-        for person in sorted(roster, key=lambda p: p.chair if p.chair is not None else 99):
-            if person.seat is not None:
-                assign[person.id] = person.seat
-                continue
-            seat = person.chair if per_chair else next((s for s in range(game.seats) if s not in used), None)
-            if seat is None:
-                continue  # this game has seated as many players as it can: they play the next one
-            used.add(seat)
-            assign[person.id] = seat
-        return assign
-
-    def _fill_chairs(self, now: float) -> None:
-        """Free chairs (or chairs of away players) go to the queue, first come first served.  In the lobby
-        and at the results a bot gives its chair to a waiting person at once (in a game: when the next round
-        begins), so that nobody sits out a whole lobby while a bot holds a chair they could have."""
-        for watcher in self.queue():
-            chair = self._free_chair()
-            if chair is None and not self.in_game():
-                if self._bot_gives_way(watcher, now):
-                    continue
-                return
-            if chair is None:
-                away = [p for p in self.chairs() if p is not None and p.status == Status.AWAY]
-                if not away or not self.in_game():
-                    return
-                self.emit("unseated", now, person=away[0].id)
-                chair = self._free_chair()
-                if chair is None:
-                    return
-            self.emit("seated", now, person=watcher.id, chair=chair)
-
-    def _free_chair(self) -> int | None:
-        for index, person in enumerate(self.chairs()):
-            if person is None:
-                return index
-        return None
 
     # --- applying events ------------------------------------------------------------------
 
@@ -622,116 +458,6 @@ class Table:
     def _name(self, pid: object) -> str | None:
         person = self.people.get(pid) if isinstance(pid, int) else None
         return person.name if person is not None else None
-
-    def _on_joined(self, e: Event) -> None:
-        pid = e["person"]
-        self.people[pid] = Person(
-            pid, e["name"], e["token"], Status.WATCHING, joined_at=e["at"], origin=str(e.get("origin", ""))
-        )
-        self.last_id = max(self.last_id, pid)
-        if self.host is None:
-            self.host = pid
-        if self.first is None:
-            self.first = pid
-
-    def _on_bot(self, e: Event) -> None:
-        pid = e["person"]
-        status = Status.WAITING if self.in_game() else Status.SEATED
-        person = Person(
-            pid, str(e.get("name", e["bot"])), None, status, chair=e["chair"], bot=e["bot"], joined_at=e["at"]
-        )
-        self.people[pid] = person
-        self.last_id = max(self.last_id, pid)
-        self._take_chair_seat(person)
-
-    def _on_seated(self, e: Event) -> None:
-        person = self.people[e["person"]]
-        person.chair = e["chair"]
-        person.status = Status.WAITING if self.in_game() else Status.SEATED
-        self._take_chair_seat(person)
-
-    def _take_chair_seat(self, person: Person) -> None:
-        """In a game whose seats belong to chairs (Booty Hunter's colours), someone sitting down
-        mid-game plays on with the chair's seat at once: there is no next round to wait for."""
-        game = self.game
-        if not self.in_game() or game is None or game.needs_roster():
-            return
-        if not self.manifest.seats_belong_to_chairs or person.chair is None:
-            return
-        before = None
-        for other in self.people.values():
-            if other.seat == person.chair:
-                before = other
-                other.seat = None
-                if other.bot_since is not None:  # a bot stood in for them until now
-                    other.bot_since = None
-                    self.stand_ins[person.chair][-1][1] = self.moves_made
-        person.seat = person.chair
-        person.status = Status.SEATED
-        if before is not None and before is not person:
-            self.tell("took_seat", person=person.id, name=person.name, seat=person.seat, was=before.name)
-
-    def _on_unseated(self, e: Event) -> None:
-        person = self.people[e["person"]]
-        person.chair = None
-        self.tell("lost_chair", person=person.id, name=person.name)
-
-    def _on_left(self, e: Event) -> None:
-        person = self.people[e["person"]]
-        by = e.get("by")
-        reason = str(e.get("reason") or ("removed" if by is not None and not person.is_bot else "left"))
-        if reason == "gave_chair":
-            to = e.get("to")
-            self.tell("gave_chair", person=person.id, name=person.name, to=self._name(to), to_person=to)
-        else:
-            bot = True if person.is_bot else None
-            self.tell(
-                "left", person=person.id, name=person.name, seat=person.seat, reason=reason, by=self._name(by), bot=bot
-            )
-        if reason in ("removed", "banned") and person.token:
-            self.removed[person.token] = self._name(by) or ""
-            while len(self.removed) > REMOVED_KEPT:
-                del self.removed[next(iter(self.removed))]
-        person.status = Status.GONE
-        person.chair = None
-        person.left_reason = reason
-        person.left_at = e["at"]
-        person.left_move = self.moves_made + 1 if self.in_game() else None
-        person.left_round = self.rounds if self.in_game() else None
-        if self.host == person.id:
-            self._pass_host(person.id)  # (logs written before the "host" event came first)
-        if self.first == person.id:  # the role's owner left for good: it is the new host's now
-            self.first = self.host if self.host != person.id else None
-        if person.seat is None:
-            del self.people[person.id]  # a watcher (or a bot) who never played this game: forgotten
-
-    def _pass_host(self, pid: int) -> None:
-        """The host left or went away: someone playing in a chair first (not away), then anyone
-        else still here; never a bot.  An away host keeps the role if nobody else is here."""
-        others = [
-            p
-            for p in self.people.values()
-            if p.id != pid and p.status not in (Status.GONE, Status.AWAY) and not p.is_bot
-        ]
-        others.sort(key=lambda p: (p.status not in (Status.SEATED, Status.WAITING), p.joined_at, p.id))
-        if others:
-            self.host = others[0].id
-        elif self.people[pid].status == Status.GONE:
-            self.host = None
-
-    def _on_away(self, e: Event) -> None:
-        person = self.people[e["person"]]
-        person.status = Status.AWAY  # an away host keeps the role until the absence grace
-        if self.in_game():
-            self.tell("away", person=person.id, name=person.name)
-
-    def _on_back(self, e: Event) -> None:
-        person = self.people[e["person"]]
-        if person.chair is None:
-            person.status = Status.WATCHING
-            person.joined_at = e["at"]
-        else:
-            person.status = Status.WAITING if self.in_game() else Status.SEATED
 
     def _on_stalled(self, e: Event) -> None:
         self.phase = PAUSE
@@ -812,16 +538,16 @@ class Table:
         self._after_move(e["at"])
 
     _APPLY: ClassVar[dict[str, Callable[[Table, Event], None]]] = {
-        "joined": _on_joined,
-        "bot": _on_bot,
-        "seated": _on_seated,
-        "unseated": _on_unseated,
-        "left": _on_left,
+        "joined": seating.on_joined,
+        "bot": seating.on_bot,
+        "seated": seating.on_seated,
+        "unseated": seating.on_unseated,
+        "left": seating.on_left,
         "host": moderation.on_host,
         "banned": moderation.on_banned,
         "unbanned": moderation.on_unbanned,
-        "away": _on_away,
-        "back": _on_back,
+        "away": seating.on_away,
+        "back": seating.on_back,
         "stalled": _on_stalled,
         "paused": moderation.on_paused,
         "resumed": moderation.on_resumed,
