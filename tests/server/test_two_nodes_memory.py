@@ -145,3 +145,33 @@ def test_an_embedded_node_that_stalls_keeps_its_tables() -> None:
 
     assert asyncio.run(stalled(EMBEDDED_LEASE))
     assert not asyncio.run(stalled(3.0))
+
+
+def test_the_bytes_a_forwarded_command_wrote_come_back_with_its_answer() -> None:
+    """The budget of log bytes per address (``Hub._command``) counts a command wherever it runs: the owner
+    counts what it wrote and sends the figure back, so a phone on a follower pays as one on the owner does."""
+
+    async def scenario() -> None:
+        clock = [1000.0]
+        store, bus = MemoryStore(clock=lambda: clock[0]), MemoryBus()
+        owner = Node(store, bus, clock=lambda: clock[0], node_id="n1", lease_ttl=3.0)
+        follower = Node(store, bus, clock=lambda: clock[0], node_id="n2", lease_ttl=3.0)
+        await owner.start()
+        await follower.start()
+        try:
+            mine = await owner.adopt(Table.create("TWOB", settings(), clock[0]))
+            theirs = await follower.table("TWOB")
+            assert theirs is not None and not theirs.owned
+            here, there = [0], [0]
+            await owner.execute(mine, ops.Join(name="Ann", token="a"), written=here)
+            await follower.execute(theirs, ops.Join(name="Ben", token="b"), written=there)
+            assert 50 < here[0] < 2000 and 50 < there[0] < 2000  # a "joined" event and what it set off
+            refused = [0]
+            with pytest.raises(TableError):
+                await follower.execute(theirs, ops.AddBot(person=1, bot="no-such-bot"), written=refused)
+            assert refused == [0]  # a refusal writes nothing
+        finally:
+            await follower.stop()
+            await owner.stop()
+
+    asyncio.run(scenario())

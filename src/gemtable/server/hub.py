@@ -41,7 +41,7 @@ from gemtable.server.limits import (
     SharedBudgets,
     shared_buckets,
 )
-from gemtable.server.node import WRITTEN, Local, Node
+from gemtable.server.node import Local, Node
 from gemtable.server.pacing import Pacer
 from gemtable.server.rooms import Room, Rooms
 from gemtable.store import Store
@@ -562,21 +562,19 @@ class Hub:
         if counted and not self.writes.peek(address):
             raise TableError("slow-down", "this device has written a great deal to tables this hour; wait a while")
         written = [0]
-        WRITTEN.set(written)  # (the connection's own task, which reads its messages one after another)
         try:
-            await self._carry_out(conn, local, pid, command)
+            await self._carry_out(conn, local, pid, command, written)
         finally:
-            WRITTEN.set(None)
             if counted and written[0]:
                 self.writes.charge(address, written[0])
 
-    async def _carry_out(self, conn: Conn, local: Local, pid: int, command: ops.Command) -> None:
+    async def _carry_out(self, conn: Conn, local: Local, pid: int, command: ops.Command, written: list[int]) -> None:
         if not isinstance(command, ops.Leave):
-            await self.node.execute(local, command)
+            await self.node.execute(local, command, written=written)
             return
         self._to_onlooker(conn, local)  # it looks on from now: the state after its leave is an onlooker's
         try:
-            await self.node.execute(local, command)
+            await self.node.execute(local, command, written=written)
         except TableError:
             self._rebind(conn, local, pid)
             raise

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import json
 import logging
 import secrets
@@ -58,11 +57,6 @@ EMBEDDED_LEASE = 600.0
 node can take a table over, so a lease that lapsed would only make the node demote itself from its own
 table and reload it from the log.  Under a load that saturates it (2,000 tables of 8 phones on one core) a
 3 s lease was renewed late, and the node spent a third of its time losing and retaking its own tables."""
-WRITTEN: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gemtable_written", default=None)
-"""Bytes of log the command being carried out has written, for a phone's command (``Hub._command`` counts them
-against the phone's address): whoever carries a command out for a phone sets a counter here, ``_persist`` adds
-the events it takes to it, and the owner of a forwarded command sends its count back with the answer."""
-
 FORWARD_TIMEOUT = 8.0
 """Seconds to wait for the owner to answer a forwarded command.  Long enough to ride out a busy owner (a
 command it runs late is still run: answering "busy" meanwhile would tell the phone something untrue);
@@ -227,8 +221,12 @@ class Node:
 
     # --- running a command -----------------------------------------------------------------
 
-    async def execute(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
-        """Carry out ``command`` where the table runs: here, or on its owner."""
+    async def execute(
+        self, local: Local, command: Command, reply: Conn | None = None, written: list[int] | None = None
+    ) -> Any:
+        """Carry out ``command`` where the table runs: here, or on its owner.  ``written``, if given, has the bytes
+        of log the command wrote added to its one item (``Hub._command`` counts a phone's against its address; a
+        forwarded command's owner sends its count back with the answer)."""
         if local.rested:  # it left memory since the caller found it: the node holds it anew
             fresh = await self.table(local.code)
             if fresh is None:
@@ -237,11 +235,11 @@ class Node:
         for _ in range(3):
             if local.owned:
                 try:
-                    return await self.run(local, command, reply)
+                    return await self.run(local, command, reply, written)
                 except Moved:
                     continue
             try:
-                result = await self._forward(local, command)
+                result = await self._forward(local, command, written)
             except TimeoutError:
                 if not local.owned:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
@@ -251,7 +249,9 @@ class Node:
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
-    async def run(self, local: Local, command: Command, reply: Conn | None = None) -> Any:
+    async def run(
+        self, local: Local, command: Command, reply: Conn | None = None, written: list[int] | None = None
+    ) -> Any:
         """On the owner: act, let the clock catch up, persist, publish, then tell the phones."""
         async with local.lock:
             if not local.owned:
@@ -277,7 +277,7 @@ class Node:
                 self._schedule(local)
                 raise TableError("server-error", "something went wrong on the server; nothing changed") from None
             try:
-                events = await self._persist(local)
+                events = await self._persist(local, written)
             except (LeaseLost, Conflict):
                 await self._demote(local)
                 raise Moved from None
@@ -322,12 +322,11 @@ class Node:
         """Read the table back now if its last turn was lost (:meth:`lost`): before anything tells of it."""
         await self._read_back_now(local)
 
-    async def _persist(self, local: Local) -> list[dict[str, Any]]:
+    async def _persist(self, local: Local, written: list[int] | None = None) -> list[dict[str, Any]]:
         """Save the table's new events (a fenced append; with a store that has a unit of work, in the turn's
         transaction, and nothing reaches a phone before it is committed: ``server/gate.py``)."""
         table = local.table
         events = table.take_outbox()
-        written = WRITTEN.get()
         if written is not None and events:
             written[0] += len(msgspec.json.encode(events))
         if events:
@@ -498,9 +497,8 @@ class Node:
             return  # the sender will time out and look for the owner
         reply: dict[str, Any] = {"req": message["req"]}
         written = [0]
-        WRITTEN.set(written)  # (this handler's own context)
         try:
-            reply["result"] = await self.run(local, ops.from_json(message["op"]))
+            reply["result"] = await self.run(local, ops.from_json(message["op"]), written=written)
         except TableError as exc:
             reply["error"] = [exc.code, exc.message]
         except Moved:
@@ -515,7 +513,7 @@ class Node:
         if future is not None and not future.done():
             future.set_result(message)
 
-    async def _forward(self, local: Local, command: Command) -> Any:
+    async def _forward(self, local: Local, command: Command, written: list[int] | None = None) -> Any:
         req = secrets.token_hex(8)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._replies[req] = future
@@ -527,7 +525,6 @@ class Node:
         finally:
             self._replies.pop(req, None)
             self._forwarding.pop(req, None)
-        written = WRITTEN.get()
         if written is not None:
             written[0] += int(reply.get("written", 0))
         if "error" in reply:
