@@ -56,7 +56,7 @@ export function gems(n, rules, cls = '') {
   const label = gemsText(n, rules);
   if (!rubies(rules)) {
     return h('span', { class: `gems ${cls}`, title: label },
-      icon('gem'), h('b', { text: num(n) }), h('span', { class: 'sr-only', text: ` ${t('word.gems')}` }));
+      icon('gem'), h('b', { text: num(n) }), h('span', { class: 'sr-only', text: ` ${t('word.gems', { n })}` }));
   }
   const d = Math.floor(n / 5);
   const r = n % 5;

@@ -565,7 +565,7 @@ function renderLobby(app) {
   const seated = table.people.filter((p) => p.chair !== null).sort((a, b) => a.chair - b.chair);
   const queue = table.queue.map((id) => table.people.find((p) => p.id === id)).filter(Boolean);
   put(heading('#lobby-title', app.prompt || table.phase === 'results' ? 'h2' : 'h1'), t('lobby.title', { code: app.code }));
-  put($('#lobby-count'), t('lobby.chairs', { taken: seated.length, chairs: table.chairs }));
+  put($('#lobby-count'), t('lobby.chairs', { taken: seated.length, chairs: table.chairs, n: table.chairs }));
   const title = has('game.' + table.game) ? t('game.' + table.game) : table.title;
   const preset = `preset.${table.game}.${table.settings.preset}`;
   put($('#lobby-game'), title, ' · ', has(preset) ? t(preset) : table.settings.preset, ' · ',

