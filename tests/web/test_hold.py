@@ -64,3 +64,32 @@ def test_one_gem_is_one_gem_and_two_are_two_gems(server: ServerProcess, browser:
         "At least 2 players are needed.",
         "1 of 2 chairs taken",
     ]
+
+
+VALUE_TICKS = """(root) => [...root.querySelectorAll('svg.chart-svg text.tick[text-anchor="end"]')]
+  .map((tick) => tick.textContent)"""
+CHART_TICKS = """async (tops) => {
+  const { chart } = await import('/static/js/chart.js');
+  const ticks = (body) => [...body.querySelectorAll('text.tick[text-anchor="end"]')].map((tick) => tick.textContent);
+  return tops.map((top) => ticks(chart([{ name: 'A', values: [0, top] }])));
+}"""
+
+
+def test_the_chart_ticks_whole_gems(server: ServerProcess, browser: Browser) -> None:
+    # Two explorers: a 5 gives each 2 (1 stays on the path); both walk out: 2 gems each, the chart's top value.
+    code = server.create_table(script=[["5", "spiders", "spiders"]], options={"caves": 1}, seconds=60, pause=1)
+    ann = browser.phone("chart-ann")
+    join(ann, code, "Ann")
+    bob = browser.phone("chart-bob")
+    join(bob, code, "Bob")
+    ann.locator("#start").tap()
+    tap(ann, "camp")
+    tap(bob, "camp")
+    expect(ann.locator("main")).to_contain_text("share the win")  # after the last cave's recap (a 1 s pause)
+    expect(ann.locator(".chart svg polyline")).to_have_count(2)
+    assert ann.evaluate(VALUE_TICKS, ann.locator(".chart").element_handle()) == ["0", "1", "2"]
+    # Every largest value, drawn by the chart itself: three whole ticks, the top at or above the value.
+    tops = [0, 1, 2, 3, 5, 7, 9, 11, 25, 45, 49, 61, 99, 101, 249]
+    for top, ticks in zip(tops, ann.evaluate(CHART_TICKS, tops), strict=True):
+        values = [int(tick) for tick in ticks]  # (a "2.5" would not parse)
+        assert len(values) == 3 and values[0] == 0 and values[2] == 2 * values[1] >= top, (top, ticks)

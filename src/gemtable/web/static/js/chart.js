@@ -4,11 +4,13 @@
 import { h, s } from './dom.js';
 import { seatMarker, seatStyle, seatSwatch } from './seat-style.js';
 
+/** The top of the value axis: a round number at or above the largest value, and even, so that the three ticks
+ *  (0, half of it, it) are whole numbers: a count is never ticked "2.5". */
 function niceMax(value) {
-  if (value <= 5) return 5;
-  const step = 10 ** Math.floor(Math.log10(value));
-  for (const m of [1, 2, 2.5, 5, 10]) if (value <= m * step) return m * step;
-  return value;
+  const least = Math.max(2, Math.ceil(value));
+  const step = 10 ** Math.floor(Math.log10(least));
+  for (const m of [1, 2, 3, 4, 5, 6, 8, 10]) if (m * step >= least && (m * step) % 2 === 0) return m * step;
+  return least + (least % 2);
 }
 
 /** series: [{name, values, seat}] (seat: whose style the line takes; its place in the list if none);
