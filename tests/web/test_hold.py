@@ -93,3 +93,52 @@ def test_the_chart_ticks_whole_gems(server: ServerProcess, browser: Browser) -> 
     for top, ticks in zip(tops, ann.evaluate(CHART_TICKS, tops), strict=True):
         values = [int(tick) for tick in ticks]  # (a "2.5" would not parse)
         assert len(values) == 3 and values[0] == 0 and values[2] == 2 * values[1] >= top, (top, ticks)
+
+
+def open_invite(page: Any) -> Any:
+    page.locator("#invite-btn").tap()
+    sheet = page.locator("#invite")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("#invite-close")).to_be_visible()
+    return sheet
+
+
+def two_in_the_lobby(server: ServerProcess, browser: Browser, label: str, countdown: float) -> tuple[Any, Any]:
+    code = server.create_table(script=[["5", "spiders", "spiders"]], options={"caves": 1}, countdown=countdown)
+    ann = browser.phone(f"{label}-ann")
+    join(ann, code, "Ann")
+    bob = browser.phone(f"{label}-bob")
+    join(bob, code, "Bob")
+    return ann, bob
+
+
+def test_the_invite_sheet_closes_when_the_game_starts(server: ServerProcess, browser: Browser) -> None:
+    """Bob has the invite sheet open when Ann starts: it closes by itself, focus is on the game's heading, and
+    Deeper and Camp are in view and take a tap."""
+    ann, bob = two_in_the_lobby(server, browser, "start", countdown=0)
+    sheet = open_invite(bob)
+    ann.locator("#start").tap()
+    expect(bob.locator(".cave-title")).to_have_text("Cave 1 of 1")
+    expect(sheet).to_be_hidden()
+    assert not bob.evaluate("() => document.querySelector('#invite').open")
+    expect(bob.locator("h1.cave-title")).to_be_focused()
+    for move in ("deeper", "camp"):
+        expect(bob.locator(f"#move-{move}")).to_be_visible()
+        expect(bob.locator(f"#move-{move}")).to_be_in_viewport()
+    tap(bob, "camp")  # (Playwright taps only a button nothing covers)
+    expect(bob.locator("#move-camp")).to_have_attribute("aria-pressed", "true")
+    tap(bob, "deeper")
+    expect(bob.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
+    expect(bob.locator(".choice-note")).to_contain_text("Your choice: Deeper")
+
+
+def test_the_invite_sheet_closes_when_the_countdown_begins(server: ServerProcess, browser: Browser) -> None:
+    """With a countdown the sheet closes as it begins (a long one: the test reads the moment, then Ann cancels)."""
+    ann, bob = two_in_the_lobby(server, browser, "count", countdown=30)
+    sheet = open_invite(bob)
+    ann.locator("#start").tap()
+    expect(bob.locator("#banner")).to_contain_text("Ann is starting the game.")
+    expect(sheet).to_be_hidden()
+    expect(bob.locator("h1#lobby-title")).to_be_focused()
+    ann.locator("#cancel-start").tap()
+    expect(bob.locator("#banner")).to_be_hidden()  # the start cancelled: the lobby as it was

@@ -109,6 +109,7 @@ async function handle(app, msg) {
     holdResults(app);
     if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
     await tellNews(app, effects(app));
+    closeAtStart(app);
     render(app);
     sendKept(app);
   } else if (msg.type === 'removed') {
@@ -364,20 +365,45 @@ function heading(sel, tag) {
   return to;
 }
 
+/** Focus on the page's h1 in view (what the page is about now); false if none is drawn yet. */
+function focusTop() {
+  const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
+  if (!top) return false;
+  top.tabIndex = -1;
+  top.focus({ preventScroll: true });
+  return true;
+}
+
 /** An action that hid the control it came from (Join, Start, a move) leaves focus on the page's h1, not the body
  *  (if the h1 is not drawn yet — the results' frame still loading — the next render places it). */
 function keepFocus(app, was) {
+  if (app.refocus) {  // a sheet the start closed (closeAtStart): the heading, not the Invite button behind it
+    app.refocus = false;
+    app.lost = !focusTop();
+    return;
+  }
   const now = document.activeElement;  // (a game may have moved it on: the spot drawn again)
   if (now && now !== document.body && now.isConnected && now.getClientRects().length) {
     app.lost = false;
     return;
   }
   if (!app.lost && (!was || was === document.body)) return;
-  const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
-  app.lost = !top;
-  if (!top) return;
-  top.tabIndex = -1;
-  top.focus({ preventScroll: true });
+  app.lost = !focusTop();
+}
+
+/** The host started (the countdown began, or the game itself): an open invite sheet (and Leave's question over
+ *  it) closes by itself, so that nothing covers the moves while the clock runs; focus goes to the heading. */
+function closeAtStart(app) {
+  const was = app.prev;
+  const table = app.table;
+  if (!was || !((table.countdown && !was.countdown) || (playing(table.phase) && !playing(was.phase)))) return;
+  for (const dialog of [$('#leave-sure'), $('#invite')]) {
+    if (!dialog || !dialog.open) continue;
+    const note = $('#toast');
+    if (dialog.contains(note)) document.body.append(note);  // (a toast shown over the sheet stays in view)
+    dialog.close();
+    app.refocus = true;
+  }
 }
 
 function render(app) {
