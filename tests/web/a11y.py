@@ -81,12 +81,15 @@ HAND = """() => {
   if (tops.length !== 1) out.push(`${tops.length} h1 in view: ${tops.map((e) => e.textContent.trim()).join(' | ')}`);
   const norm = (s) => (s || '').toLowerCase().replace(/[\\s\\u00a0\\u3000]+/g, ' ')
     .replace(/[.,:;!?…·—–()"'“”‘’「」。、✓+−-]/g, '').trim();
+  // Behind an open modal dialog (the last opened is the last in these pages' markup) nothing can be reached: it
+  // is inert, out of the accessibility tree (its name is ""), so only the dialog's own controls are checked.
+  const modal = [...document.querySelectorAll('dialog')].filter((d) => d.matches(':modal')).pop();
   axe.setup(document);
   try {
     const controls = document.querySelectorAll('a[href], button, select, input, textarea, '
       + '[role=button], [role=switch], [role=checkbox], [role=link], [role=tab], [role=menuitem]');
     for (const el of controls) {
-      if (!shown(el) || el.closest('.sr-only')) continue;
+      if (!shown(el) || el.closest('.sr-only') || (modal && !modal.contains(el))) continue;
       const label = el.id || el.className || el.localName;
       const box = el.getBoundingClientRect();
       const inline = el.localName === 'a' && getComputedStyle(el).display === 'inline';

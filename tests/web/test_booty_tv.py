@@ -39,8 +39,8 @@ def test_the_tv_says_whose_turn_who_left_and_which_colour_a_bot_plays(
         expect(tv.locator("#waiting-for")).to_have_text("Waiting for: Ann")
     # Kim leaves: a bot plays Blue for her, and every TV says so in her row and in "Lately".
     kim.locator("#invite-btn").tap()
-    kim.once("dialog", lambda dialog: dialog.accept())
     kim.locator("#invite-leave").tap()
+    kim.locator("#leave-yes").tap()  # the page's own question: "Leave this table for good?"
     problems: list[str] = []
     for height, tv in tvs.items():
         row = tv.locator(".bh-pl").filter(has_text="Kim")

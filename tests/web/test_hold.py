@@ -14,8 +14,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
-from tests.web.test_play import join, tap
+from tests.web.test_play import join, small_targets, tap
 
 pytestmark = pytest.mark.browser
 
@@ -142,3 +143,54 @@ def test_the_invite_sheet_closes_when_the_countdown_begins(server: ServerProcess
     expect(bob.locator("h1#lobby-title")).to_be_focused()
     ann.locator("#cancel-start").tap()
     expect(bob.locator("#banner")).to_be_hidden()  # the start cancelled: the lobby as it was
+
+
+def test_leave_asks_in_the_page_s_own_dialog(server: ServerProcess, browser: Browser) -> None:
+    """Leave opens the app's dialog, never the browser's: No (and Escape) keep Bob seated, focus back on Leave;
+    Yes leaves."""
+    ann, bob = two_in_the_lobby(server, browser, "leave", countdown=0)
+    browser_dialogs: list[str] = []
+
+    def refuse(dialog: Any) -> None:  # (a browser dialog left open would hang the page)
+        browser_dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    bob.on("dialog", refuse)
+    expect(ann.locator("#lobby-count")).to_have_text("2 of 8 chairs taken")
+    sheet = open_invite(bob)
+    leave = sheet.locator("#invite-leave")
+    ask = bob.get_by_role("dialog", name="Leave this table for good?")
+
+    leave.tap()
+    expect(ask).to_be_visible()
+    expect(ask).to_have_accessible_description("Your chair goes to the next in line.")
+    expect(bob.locator("#leave-no")).to_be_focused()
+    assert_accessible(bob, "the leave dialog")
+    assert not small_targets(bob), small_targets(bob)
+    bob.keyboard.press("Escape")
+    expect(ask).to_be_hidden()
+    expect(sheet).to_be_visible()
+    expect(leave).to_be_focused()
+
+    leave.press("Enter")  # the keyboard's way in
+    expect(ask).to_be_visible()
+    bob.locator("#leave-no").tap()
+    expect(ask).to_be_hidden()
+    expect(leave).to_be_focused()
+    expect(ann.locator("#lobby-count")).to_have_text("2 of 8 chairs taken")
+    expect(bob.locator("#who")).to_have_text("Bob")
+
+    # In Japanese (the words of all three languages are in the texts: test_assets.py): Yes leaves.
+    sheet.locator("#invite-close").tap()
+    bob.locator("#lang").select_option("ja")
+    open_invite(bob)
+    leave.tap()
+    ask = bob.get_by_role("dialog", name="このテーブルを離れますか？")
+    expect(ask).to_be_visible()
+    expect(ask.get_by_role("button", name="いいえ、残る")).to_be_focused()
+    ask.get_by_role("button", name="はい、離れる").tap()
+    expect(ask).to_be_hidden()
+    expect(sheet).to_be_hidden()
+    expect(ann.locator("#lobby-count")).to_have_text("1 of 8 chairs taken")
+    expect(bob.locator("#join-name")).to_be_visible()  # looking on, asked for a name to play again
+    assert browser_dialogs == []

@@ -334,7 +334,7 @@ export function toast(text, quiet = false) {
   const el = $('#toast');
   // Over an open sheet (a modal dialog is in the top layer, above everything else) the toast goes
   // inside it, or the backdrop would dim it.
-  const over = document.querySelector('dialog[open]') || document.body;
+  const over = [...document.querySelectorAll('dialog[open]')].pop() || document.body;  // (the topmost)
   if (el.parentElement !== over) over.append(el);
   el.textContent = text;
   el.hidden = false;
@@ -907,11 +907,20 @@ function wire(app) {
       });
     });
   }
-  click('#invite-leave', () => {
-    if (!window.confirm(t('invite.leave_sure'))) return;
+  // Leave asks first, in the page's own dialog over the sheet (its "No, stay" has the focus; Escape is No too),
+  // then focus goes back to Leave; "Yes, leave" leaves and closes both.
+  const sure = $('#leave-sure');
+  click('#invite-leave', () => sure.showModal());
+  click('#leave-no', () => sure.close());
+  sure?.addEventListener('close', () => {
+    if (dialog.open && sure.returnValue !== 'leave') $('#invite-leave').focus();
+    sure.returnValue = '';
+  });
+  click('#leave-yes', () => {
     app.ui.send({ type: 'leave' });
     app.token = null;
     store(tokenKey(app.code), null);
+    sure.close('leave');
     dialog.close();
   });
   click('#invite-tv', () => {  // what to open on the TV, and the number it shows (tv-send.js, loaded now)
