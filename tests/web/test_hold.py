@@ -114,12 +114,16 @@ def two_in_the_lobby(server: ServerProcess, browser: Browser, label: str, countd
 
 
 def test_the_invite_sheet_closes_when_the_game_starts(server: ServerProcess, browser: Browser) -> None:
-    """Bob has the invite sheet open when Ann starts: it closes by itself, focus is on the game's heading, and
-    Deeper and Camp are in view and take a tap."""
+    """Bob has the invite sheet open, and Leave's question over it, when Ann starts: both close by themselves,
+    focus is on the game's heading, and Deeper and Camp are in view and take a tap."""
     ann, bob = two_in_the_lobby(server, browser, "start", countdown=0)
     sheet = open_invite(bob)
+    sheet.locator("#invite-leave").tap()
+    ask = bob.get_by_role("dialog", name="Leave this table for good?")
+    expect(ask).to_be_visible()
     ann.locator("#start").tap()
     expect(bob.locator(".cave-title")).to_have_text("Cave 1 of 1")
+    expect(ask).to_be_hidden()
     expect(sheet).to_be_hidden()
     assert not bob.evaluate("() => document.querySelector('#invite').open")
     expect(bob.locator("h1.cave-title")).to_be_focused()

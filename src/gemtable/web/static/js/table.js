@@ -109,7 +109,6 @@ async function handle(app, msg) {
     holdResults(app);
     if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
     await tellNews(app, effects(app));
-    closeAtStart(app);
     render(app);
     sendKept(app);
   } else if (msg.type === 'removed') {
@@ -318,7 +317,15 @@ function effects(app) {
   if (was !== now && now === 'lobby') say.push(t('lobby.title', { code: app.code }));
   const paused = app.table.paused;
   if (Boolean(paused) !== Boolean(app.prev.paused)) say.push(paused ? t('pause.by', { name: paused.name }) : t('pause.over'));
-  if (app.table.countdown && !app.prev.countdown) say.push(t('count.by', { name: app.table.countdown.name }));
+  const counting = app.table.countdown && !app.prev.countdown;
+  if (counting) say.push(t('count.by', { name: app.table.countdown.name }));
+  if (counting || (playing(now) && !playing(was))) {  // a start: the sheets close, so nothing covers the moves
+    for (const sheet of document.querySelectorAll('#invite[open], #leave-sure[open]')) {
+      sheet.close();
+      document.activeElement.blur();
+      app.lost = true;  // keepFocus: the heading
+    }
+  }
   return say;
 }
 
@@ -334,7 +341,7 @@ export function toast(text, quiet = false) {
   const el = $('#toast');
   // Over an open sheet (a modal dialog is in the top layer, above everything else) the toast goes
   // inside it, or the backdrop would dim it.
-  const over = [...document.querySelectorAll('dialog[open]')].pop() || document.body;  // (the topmost)
+  const over = document.querySelector('dialog[open]') || document.body;
   if (el.parentElement !== over) over.append(el);
   el.textContent = text;
   el.hidden = false;
@@ -365,45 +372,20 @@ function heading(sel, tag) {
   return to;
 }
 
-/** Focus on the page's h1 in view (what the page is about now); false if none is drawn yet. */
-function focusTop() {
-  const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
-  if (!top) return false;
-  top.tabIndex = -1;
-  top.focus({ preventScroll: true });
-  return true;
-}
-
 /** An action that hid the control it came from (Join, Start, a move) leaves focus on the page's h1, not the body
  *  (if the h1 is not drawn yet — the results' frame still loading — the next render places it). */
 function keepFocus(app, was) {
-  if (app.refocus) {  // a sheet the start closed (closeAtStart): the heading, not the Invite button behind it
-    app.refocus = false;
-    app.lost = !focusTop();
-    return;
-  }
   const now = document.activeElement;  // (a game may have moved it on: the spot drawn again)
   if (now && now !== document.body && now.isConnected && now.getClientRects().length) {
     app.lost = false;
     return;
   }
   if (!app.lost && (!was || was === document.body)) return;
-  app.lost = !focusTop();
-}
-
-/** The host started (the countdown began, or the game itself): an open invite sheet (and Leave's question over
- *  it) closes by itself, so that nothing covers the moves while the clock runs; focus goes to the heading. */
-function closeAtStart(app) {
-  const was = app.prev;
-  const table = app.table;
-  if (!was || !((table.countdown && !was.countdown) || (playing(table.phase) && !playing(was.phase)))) return;
-  for (const dialog of [$('#leave-sure'), $('#invite')]) {
-    if (!dialog || !dialog.open) continue;
-    const note = $('#toast');
-    if (dialog.contains(note)) document.body.append(note);  // (a toast shown over the sheet stays in view)
-    dialog.close();
-    app.refocus = true;
-  }
+  const top = [...document.querySelectorAll('h1')].find((e) => e.getClientRects().length);
+  app.lost = !top;
+  if (!top) return;
+  top.tabIndex = -1;
+  top.focus({ preventScroll: true });
 }
 
 function render(app) {
@@ -907,28 +889,9 @@ function wire(app) {
       });
     });
   }
-  // Leave asks first, in the page's own dialog over the sheet (its "No, stay" has the focus; Escape is No too),
-  // then focus goes back to Leave; "Yes, leave" leaves and closes both.
-  const sure = $('#leave-sure');
-  click('#invite-leave', () => sure.showModal());
-  click('#leave-no', () => sure.close());
-  sure?.addEventListener('close', () => {
-    if (dialog.open && sure.returnValue !== 'leave') $('#invite-leave').focus();
-    sure.returnValue = '';
-  });
-  click('#leave-yes', () => {
+  click('#invite-leave', () => import('./leave.js').then((m) => m.ask(() => {  // asked first
     app.ui.send({ type: 'leave' });
-    app.token = null;
-    store(tokenKey(app.code), null);
-    sure.close('leave');
-    dialog.close();
-  });
-  click('#invite-tv', () => {  // what to open on the TV, and the number it shows (tv-send.js, loaded now)
-    const box = $('#invite-tv-box');
-    const open = box.hidden;
-    box.hidden = !open;
-    $('#invite-tv').setAttribute('aria-expanded', String(open));
-    if (open && !box.firstChild) import('./tv-send.js').then((m) => m.tvForm(box, app.code)).catch(() => {});
-    else if (open) $('#tv-pairing', box)?.focus();
-  });
+    forget(app);
+  })));
+  click('#invite-tv', () => import('./tv-send.js').then((m) => m.toggle(app.code)).catch(() => {}));
 }

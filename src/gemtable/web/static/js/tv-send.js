@@ -1,9 +1,19 @@
 // "Show on the TV" in the invite sheet (issue 22 §3): what to open on the TV, and a field for the number the
-// TV's /tv page shows. Loaded (with its words, pair.LANG.json) the first time the phone opens it.
+// TV's /tv page shows. Loaded (with its words, pair.LANG.json) the first time the phone taps it.
 
 import { h, put, $ } from './dom.js';
 import { loadTexts, t } from './i18n.js';
 import { serverInfo } from './qr.js';
+
+/** "Show on the TV" tapped: the box under it opens (the form drawn the first time, focused) or closes. */
+export function toggle(code) {
+  const box = $('#invite-tv-box');
+  const open = box.hidden;
+  box.hidden = !open;
+  $('#invite-tv').setAttribute('aria-expanded', String(open));
+  if (open && !box.firstChild) tvForm(box, code);
+  else if (open) $('#tv-pairing', box)?.focus();
+}
 
 export async function tvForm(box, code) {
   await loadTexts('pair');
