@@ -305,7 +305,7 @@ async function tellNews(app, say = []) {
   if (table.me && app.mode === 'phone') store(seenKey(app.code), String(app.newsSeen));
 }
 
-/** What changed since the last state: what to announce (tellNews says it, with the notices), and buzz the phone. */
+/** What changed since the last state: what to announce (tellNews says it, with the notices); buzz; a start's sheets. */
 function effects(app) {
   if (!app.prev || !app.game) return [];
   const { say, buzz } = app.game.changes(app.prev, app.table, app.ui);
