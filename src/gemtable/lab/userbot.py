@@ -321,6 +321,8 @@ def serve(spec: UserBotSpec, limit: float, conn: Any) -> None:
 
 LOAD_LIMIT = 60.0
 """Seconds a bot's process may take to start and load the bot (a fresh interpreter importing gemtable)."""
+ENDING = 2.0
+"""Seconds a bot's process is given to exit by itself once its work is done."""
 MAX_REPLY = 1 << 16
 """Bytes of one answer from a bot's process; a longer one is a broken bot."""
 
@@ -354,7 +356,7 @@ class BotProcess:
         child.close()
         reply = self._receive(LOAD_LIMIT, f"bot {self.name!r} did not load within {LOAD_LIMIT:g} s")
         if reply.kind != "ready":
-            self.end()
+            self.end(at_once=True)
             raise BotFailure(self.name, reply.kind, reply.text)
 
     def choose(self, view: Any, moves: Sequence[str], rng: random.Random) -> str:
@@ -366,10 +368,10 @@ class BotProcess:
         )
         reply = self._receive(hard_limit(self.limit), late)
         if reply.kind != "move":
-            self.end()
+            self.end(at_once=True)
             raise BotFailure(self.name, reply.kind, reply.text)
         if reply.move not in legal:  # checked here too: the answer comes from the bot's process
-            self.end()
+            self.end(at_once=True)
             raise _illegal(self.name, reply.move, legal, self.where)
         return reply.move
 
@@ -377,18 +379,22 @@ class BotProcess:
         conn = self._conn
         try:
             if not conn.poll(seconds):
-                self.end()
+                self.end(at_once=True)
                 raise BotFailure(self.name, "killed", late)
             return _decode_reply(conn.recv_bytes(MAX_REPLY))
         except (EOFError, OSError, msgspec.DecodeError) as exc:
-            self.end()
+            self.end(at_once=True)
             code = self._process.exitcode
             why = f"ended (exit code {code})" if code is not None else f"broke its pipe ({type(exc).__name__})"
             raise BotFailure(self.name, "died", f"bot {self.name!r}'s process {why}{self.where}") from None
 
-    def end(self) -> None:
-        """End the bot's process (at once: nothing of it needs to be kept)."""
+    def end(self, at_once: bool = False) -> None:
+        """End the bot's process: its pipe is closed, so it returns and exits as a process does (its atexit
+        handlers run: a coverage measurement is saved); one that has not within :data:`ENDING` seconds, or a
+        failed one (``at_once``), is killed."""
+        self._conn.close()
+        if not at_once:
+            self._process.join(ENDING)
         if self._process.is_alive():
             self._process.kill()  # SIGKILL; TerminateProcess on Windows
         self._process.join(10)
-        self._conn.close()
