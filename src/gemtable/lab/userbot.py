@@ -321,8 +321,9 @@ def serve(spec: UserBotSpec, limit: float, conn: Any) -> None:
 
 LOAD_LIMIT = 60.0
 """Seconds a bot's process may take to start and load the bot (a fresh interpreter importing gemtable)."""
-ENDING = 2.0
-"""Seconds a bot's process is given to exit by itself once its work is done."""
+ENDING = 10.0
+"""Seconds a bot's process is given to exit by itself once its work is done (it takes a fraction of a second;
+one killed while it saves a coverage measurement leaves a broken file)."""
 MAX_REPLY = 1 << 16
 """Bytes of one answer from a bot's process; a longer one is a broken bot."""
 
