@@ -16,12 +16,6 @@ import websockets
 from gemtable.server import websocket as ws
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_every_private_name_the_websocket_layer_uses_is_there() -> None:
     found: dict[str, Any] = {}
 
@@ -39,10 +33,12 @@ def test_every_private_name_the_websocket_layer_uses_is_there() -> None:
         await receive()
 
     async def scenario() -> None:
-        port = free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws.SmallDeflate, log_level="warning")
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))  # bound here, handed to uvicorn: no other test can take the port meanwhile
+        port = int(sock.getsockname()[1])
+        config = uvicorn.Config(app, ws=ws.SmallDeflate, log_level="warning")
         server = uvicorn.Server(config)
-        serving = asyncio.ensure_future(server.serve())
+        serving = asyncio.ensure_future(server.serve(sockets=[sock]))
         try:
             for _ in range(200):
                 if server.started:

@@ -24,6 +24,36 @@ def fails(*args: str) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
+def fails_on_a_free_port(*args: str) -> tuple[int, str, str]:
+    """``fails`` on a free port: one that another test takes meanwhile is not what is tested, so another is tried."""
+    for _ in range(5):
+        code, out, err = fails("--port", str(free_port()), *args)
+        if "is already in use" not in err:
+            break
+    return code, out, err
+
+
+def first_server(data: Path) -> tuple[int, subprocess.Popen[str], str]:
+    """A server on a free port (another is tried if a test takes it meanwhile), and its line with its address."""
+    for _ in range(5):
+        port = free_port()
+        proc = subprocess.Popen(
+            serve("--port", str(port), "--data", str(data)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=os.environ.copy(),
+        )
+        assert proc.stdout is not None
+        started = time.monotonic()
+        line = proc.stdout.readline()
+        while line and f":{port}/" not in line and time.monotonic() - started < 30:
+            line = proc.stdout.readline()
+        if line or proc.wait(20) == 0 or "is already in use" not in (proc.stderr.read() if proc.stderr else ""):
+            return port, proc, line
+    return port, proc, line
+
+
 def test_a_busy_port_is_one_sentence_before_anything_else(tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
@@ -39,7 +69,7 @@ def test_a_busy_port_is_one_sentence_before_anything_else(tmp_path: Path) -> Non
 def test_a_data_folder_that_cannot_be_written_is_one_sentence(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", "utf-8")
-    code, out, err = fails("--port", str(free_port()), "--data", str(blocker / "data"))
+    code, out, err = fails_on_a_free_port("--data", str(blocker / "data"))
     assert code != 0 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"gemtable: cannot write to the data folder {blocker / 'data'} (")
@@ -49,24 +79,13 @@ def test_a_data_folder_that_cannot_be_written_is_one_sentence(tmp_path: Path) ->
 def test_the_address_is_printed_once_the_server_listens_and_a_second_server_on_its_folder_is_refused(
     tmp_path: Path,
 ) -> None:
-    port, data = free_port(), tmp_path / "data"
-    first = subprocess.Popen(
-        serve("--port", str(port), "--data", str(data)),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
+    data = tmp_path / "data"
+    port, first, line = first_server(data)
     try:
-        assert first.stdout is not None
-        started = time.monotonic()
-        line = first.stdout.readline()
-        while line and f":{port}/" not in line and time.monotonic() - started < 30:
-            line = first.stdout.readline()
         assert f":{port}/" in line
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:  # at once, no retry
             assert answer.status == 200
-        code, out, err = fails("--port", str(free_port()), "--data", str(data))
+        code, out, err = fails_on_a_free_port("--data", str(data))
         assert code != 0 and out == ""
         assert err.strip().splitlines() == [f"gemtable: another gemtable is already serving {data}"]
     finally:
