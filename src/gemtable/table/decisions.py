@@ -86,6 +86,12 @@ class Decisions:
         """Whether a bot plays this person's seat now."""
         return False
 
+    def _bot_move(self, game: GameState, seat: int, person: Person) -> str:
+        """The move the bot in ``person``'s chair makes for ``seat``, with its dice for this decision."""
+        table = self.table
+        bot = make_bot(table.kind.name, person.bot or "")
+        return bot.choose(game.view(seat), game.legal_moves(seat), table.bot_random(seat))
+
     def _offline(self, seats: Iterable[int]) -> list[int]:
         """The seats among ``seats`` whose person's phone is gone (a walk-out or turn made for them is tagged
         so on every screen, not as an ordinary silence)."""
@@ -146,9 +152,7 @@ class Simultaneous(Decisions):
             person = table.person_at_seat(seat)
             if person is None or not person.is_bot or seat in table.pending:
                 continue
-            bot = make_bot(table.kind.name, person.bot or "")
-            move = bot.choose(game.view(seat), game.legal_moves(seat), table.bot_random(seat))
-            table.emit("chose", now, seat=seat, move=move)
+            table.emit("chose", now, seat=seat, move=self._bot_move(game, seat, person))
 
     def settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
@@ -274,8 +278,7 @@ class Turns(Decisions):
             person = table.person_at_seat(seat)
             if person is None or not person.is_bot or seat in table.pending:
                 continue
-            bot = make_bot(table.kind.name, person.bot or "")
-            self._play({seat: bot.choose(game.view(seat), game.legal_moves(seat), table.bot_random(seat))}, now)
+            self._play({seat: self._bot_move(game, seat, person)}, now)
             return
 
     def told(self, moves: dict[int, str], event: dict[str, Any]) -> None:
