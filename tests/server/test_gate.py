@@ -163,13 +163,13 @@ def test_a_choice_whose_save_fails_is_told_to_nobody_and_the_table_goes_on_as_sa
             assert isinstance(store, SqliteStore)
             store.db = Failing(store.db)  # type: ignore[assignment]
             await phones[0].say(type="choose", move="camp", decision=decision)
-            assert hub.node.tables[table.code].table.pending == {0: "camp"}  # made, waiting to be saved
+            assert hub.node.tables[table.code].table.play.pending == {0: "camp"}  # made, waiting to be saved
             await asyncio.sleep(0.2)  # the commit failed at the next turn; the table is read back
             for phone, count in zip(phones, told, strict=True):
                 assert len(phone.socket.wire) == count  # nothing of the choice was told
                 assert phone.socket.closed == SAVE_FAILED  # they come back to the table as saved
             local = hub.node.tables[table.code]
-            assert local.owned and local.table.pending == {}
+            assert local.owned and local.table.play.pending == {}
 
             # Ann comes back on a new connection, sees no choice of hers, and chooses again.
             token = phones[0].last("welcome")["token"]
@@ -183,7 +183,7 @@ def test_a_choice_whose_save_fails_is_told_to_nobody_and_the_table_goes_on_as_sa
             await asyncio.sleep(0.5)  # (told at the end of the pacer's interval, if the read-back was told just now)
             told_back = back.frames()[mark:]
             assert [f.get("choice") for f in told_back if f["type"] == "chosen"] == ["camp"], told_back
-            assert local.table.pending == {0: "camp"}
+            assert local.table.play.pending == {0: "camp"}
         finally:
             await hub.stop()
             await hub.store.close()

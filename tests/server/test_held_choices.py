@@ -33,7 +33,7 @@ def saved_pending(db: Path, code: str) -> dict[int, str]:
     for seq, body in rows:
         events.extend(pruned() for _ in range(seq - len(events) - 1))
         events.append(json.loads(body))
-    return dict(Table.rebuild(events, time.time()).pending)
+    return dict(Table.rebuild(events, time.time()).play.pending)
 
 
 class Checking(Client):

@@ -27,13 +27,13 @@ def test_records_are_saved_then_forgotten_and_come_back_after_a_rebuild() -> Non
             while local.table.phase != RESULTS:
                 clock[0] += 1.0
                 await node.run(local, ops.Noop())
-            assert local.table.records == {}  # saved, then forgotten
+            assert local.table.log.records == {}  # saved, then forgotten
             assert await store.record("GAME", game) is not None
-        assert local.table.finished == [1, 2, 3]
+        assert local.table.log.finished == [1, 2, 3]
         # A second node rebuilding the table from its log does not keep them in memory either.
         clock[0] += 10
         other = Node(store, clock=lambda: clock[0], node_id="n2")
         followed = await other.table("GAME")
-        assert followed is not None and followed.table.records == {} and followed.table.finished == [1, 2, 3]
+        assert followed is not None and followed.table.log.records == {} and followed.table.log.finished == [1, 2, 3]
 
     asyncio.run(scenario())

@@ -79,7 +79,7 @@ def test_a_table_nobody_uses_leaves_memory_and_comes_back_whole(tmp_path: Path) 
         await node.rest()
         assert "REST" not in node.tables
         again = await node.table("REST")
-        assert again is not None and again.table.phase == RESULTS and again.table.finished == [1]
+        assert again is not None and again.table.phase == RESULTS and again.table.log.finished == [1]
         await store.close()
 
     asyncio.run(scenario())

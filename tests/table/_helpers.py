@@ -2,7 +2,7 @@
 
 Nothing here touches a server or a socket: a table is driven by calling its
 commands and its clock (``tick(now)``) with explicit times.  The table's outbox
-is never taken, so ``table.outbox`` is the table's whole log, from ``created`` on.
+is never taken, so ``table.log.outbox`` is the table's whole log, from ``created`` on.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def everyone_camps(table: Table, now: float) -> None:
             return
         person = table.person_at_seat(seat)
         connected = person is not None and person.id in table.runtime.connected
-        if person is not None and connected and not person.is_bot and seat not in table.pending:
+        if person is not None and connected and not person.is_bot and seat not in table.play.pending:
             choose(table, person.id, CAMP, now)
 
 
@@ -149,8 +149,8 @@ def finish_game(table: Table, now: float) -> float:
 
 def log(table: Table) -> list[dict[str, Any]]:
     """The table's whole log, through JSON as the store keeps it."""
-    events: list[dict[str, Any]] = json.loads(json.dumps(table.outbox))
-    assert len(events) == table.events
+    events: list[dict[str, Any]] = json.loads(json.dumps(table.log.outbox))
+    assert len(events) == table.log.events
     return events
 
 
@@ -170,16 +170,16 @@ def snapshot(table: Table, now: float) -> dict[str, Any]:
     game = table.game
     return {
         "views": {str(pid): table_view(table, pid, now) for pid in viewers(table)},
-        "events": table.events,
+        "events": table.log.events,
         "phase": table.phase,
         "host": table.host,
         "deadline": table.deadline,
         "opened_at": table.opened_at,
         "decision": table.decision,
-        "pending": dict(table.pending),
-        "game_number": table.game_number,
-        "seed": table.seed,
-        "records": copy.deepcopy(table.records),
+        "pending": dict(table.play.pending),
+        "game_number": table.play.number,
+        "seed": table.play.seed,
+        "records": copy.deepcopy(table.log.records),
         "people": [dataclasses.asdict(p) for p in sorted(table.people.values(), key=lambda p: p.id)],
         "game": None if game is None else game.record().to_json(),
         "engine": None if game is None else game.view(None).to_json(),
@@ -216,21 +216,21 @@ def check_secrecy(table: Table, now: float) -> None:
         me = view["me"]
         my_seat = None if me is None else me["seat"]
         if me is not None:
-            assert me["choice"] == (table.pending.get(my_seat) if my_seat is not None else None)
+            assert me["choice"] == (table.play.pending.get(my_seat) if my_seat is not None else None)
         state = view["state"]
         if state is not None and table.kind.name == "expedition" and not over:
             for player in state["players"]:
                 if player["seat"] != my_seat:
                     assert player["chest"] is None and player["chest_by_cave"] is None
         # Non-interference: flipping someone else's pending choice changes nothing this viewer sees.
-        for seat, move in list(table.pending.items()):
+        for seat, move in list(table.play.pending.items()):
             if seat == my_seat:
                 continue
-            table.pending[seat] = CAMP if move == DEEPER else DEEPER
+            table.play.pending[seat] = CAMP if move == DEEPER else DEEPER
             try:
                 assert table_view(table, pid, now) == view
             finally:
-                table.pending[seat] = move
+                table.play.pending[seat] = move
 
 
 def check_chairs(table: Table) -> None:

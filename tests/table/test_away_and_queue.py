@@ -180,7 +180,7 @@ def test_an_away_player_keeps_their_chest_in_the_results() -> None:
     hal = pids[7]
     hal_gems = engine(table).chest[7]
     end = finish_game(table, now)
-    record = table.records[1]
+    record = table.log.records[1]
     assert record["names"]["7"] == "Hal"
     assert record["scores"][7] == hal_gems
     assert status(table, hal) == Status.AWAY
@@ -216,7 +216,7 @@ def test_a_bot_gives_its_chair_to_a_watcher_at_the_next_cave() -> None:
     entry = next(p for p in table_view(table, None, now)["people"] if p["id"] == bot)
     assert entry["status"] == "gone" and entry["seat"] == bot_seat
     end = finish_game(table, now)
-    assert table.records[1]["names"][str(bot_seat)] == table.people[bot].name != "cautious"
+    assert table.log.records[1]["names"][str(bot_seat)] == table.people[bot].name != "cautious"
     check_all(table, end)
 
 
@@ -246,7 +246,7 @@ def test_leaving_in_the_middle_of_a_decision_counts_as_camp_at_once() -> None:
     assert bob_seat is not None
     choose(table, ann, DEEPER, 1.0)
     table.leave(bob, 2.0)
-    assert table.pending[bob_seat] == CAMP
+    assert table.play.pending[bob_seat] == CAMP
     assert status(table, bob) == Status.GONE
     # Bob's seat still shows who has chosen; only cy holds the reveal now.
     choose(table, cy, DEEPER, 3.0)
@@ -285,7 +285,7 @@ def test_removing_a_bot_in_the_middle_of_a_decision_counts_as_camp() -> None:
     table.start(ann, 1, 0.0)  # no tick: the bot has not chosen yet
     bot = next(p for p in table.people.values() if p.is_bot)
     table.remove_bot(ann, 2, 1.0)
-    assert table.pending[bot.seat or 0] == CAMP
+    assert table.play.pending[bot.seat or 0] == CAMP
     assert status(table, bot.id) == Status.GONE
 
 
@@ -320,9 +320,9 @@ def test_nobody_left_in_a_chair_stalls_the_game_until_someone_comes_back() -> No
     assert status(table, ann) == Status.AWAY and status(table, bob) == Status.AWAY
     assert table.phase == PAUSE and table.deadline is None
     assert table.next_wakeup() is None
-    events = table.events
+    events = table.log.events
     table.tick(100.0)
-    assert table.events == events
+    assert table.log.events == events
     check_all(table, 100.0)
     table.connect(bob, 200.0)
     assert status(table, bob) == Status.WAITING
@@ -360,9 +360,9 @@ def test_a_game_out_of_seats_waits_without_spinning() -> None:
     assert table.phase == PAUSE
     wake = table.next_wakeup()
     assert wake is None or wake > now
-    events = table.events
+    events = table.log.events
     table.tick(1000.0)
-    assert table.events == events
+    assert table.log.events == events
     check_all(table, 1000.0)
     assert first  # (the first eight left long ago)
 
@@ -378,5 +378,5 @@ def test_the_host_passes_to_someone_playing_rather_than_to_an_away_player() -> N
     end = finish_game(table, now + 1.0)
     table.add_bot(cy, "odds", end + 1)  # bob is still away: a bot makes two
     table.start(cy, 2, end + 1)
-    assert table.game_number == 2 and status(table, bob) == Status.AWAY
+    assert table.play.number == 2 and status(table, bob) == Status.AWAY
     check_all(table, end + 1)

@@ -91,7 +91,10 @@ def test_a_beat_paused_keeps_what_it_had_left_and_ends_at_once_if_the_host_ends_
     check_all(table, 20.0)
     table.end(ann, 20.1)
     assert table.phase == RESULTS
-    assert replay(GameRecord.from_json(json.loads(json.dumps(table.records[1])))).scores() == table.records[1]["scores"]
+    assert (
+        replay(GameRecord.from_json(json.loads(json.dumps(table.log.records[1])))).scores()
+        == table.log.records[1]["scores"]
+    )
 
 
 def test_no_beat_after_a_reveal_that_ends_the_cave_nor_with_the_beat_at_zero() -> None:
@@ -115,7 +118,7 @@ def test_a_game_played_with_beats_has_the_record_of_the_same_game_without() -> N
                 choose(table, pid, move, now)
             now = run_clock(table, now, lambda t: t.phase != REVEAL)
         now = run_clock(table, now, lambda t: t.phase == RESULTS)
-        return table.records[1]
+        return table.log.records[1]
 
     with_beats, without = play(2.0), play(0.0)
     assert with_beats["inputs"] == without["inputs"] and with_beats["scores"] == without["scores"]

@@ -93,10 +93,10 @@ def test_the_reveal_comes_as_soon_as_everyone_has_chosen() -> None:
     choose(table, ann, DEEPER, 1.0)
     choose(table, bob, CAMP, 2.0)
     decision = table.decision
-    assert table.pending
+    assert table.play.pending
     choose(table, cy, DEEPER, 3.0)
     assert table.decision == decision + 1
-    assert table.pending == {}
+    assert table.play.pending == {}
     assert inside(table) == {ann, cy}
     assert table.deadline == 13.0
 
@@ -119,9 +119,9 @@ def test_a_choice_can_change_until_the_reveal() -> None:
     choose(table, ann, DEEPER, 1.0)
     choose(table, ann, CAMP, 2.0)
     choose(table, ann, DEEPER, 3.0)
-    events = table.events
+    events = table.log.events
     choose(table, ann, DEEPER, 3.5)  # the same choice again: nothing new to say
-    assert table.events == events
+    assert table.log.events == events
     assert table_view(table, ann, 4.0)["me"]["choice"] == DEEPER
     choose(table, bob, CAMP, 4.0)
     choose(table, ann, CAMP, 5.0)  # still open: cy has not chosen
@@ -155,12 +155,12 @@ def test_a_disconnected_player_holds_the_reveal_only_for_the_grace() -> None:
     table.disconnect(cy, 1.0)
     choose(table, ann, DEEPER, 2.0)
     choose(table, bob, DEEPER, 2.0)
-    assert table.pending and table.phase == PLAYING  # within the grace: cy might be back
+    assert table.play.pending and table.phase == PLAYING  # within the grace: cy might be back
     assert table.next_wakeup() == 1.0 + GRACE
     table.tick(1.0 + GRACE - 0.01)
-    assert table.pending
+    assert table.play.pending
     table.tick(1.0 + GRACE)
-    assert not table.pending
+    assert not table.play.pending
     reveal = table_view(table, None, 6.0)["state"]["reveal"]
     assert reveal["leavers"] == [table.people[cy].seat]  # silence is camp
     assert table.deadline == 1.0 + GRACE + 10.0
@@ -172,9 +172,9 @@ def test_a_disconnected_player_past_the_grace_does_not_hold_a_reveal() -> None:
     table.disconnect(cy, 0.5)
     table.tick(7.0)
     choose(table, ann, DEEPER, 7.0)
-    assert table.pending  # bob still to choose, and he is connected
+    assert table.play.pending  # bob still to choose, and he is connected
     choose(table, bob, DEEPER, 8.0)
-    assert not table.pending and inside(table) == {ann, bob}
+    assert not table.play.pending and inside(table) == {ann, bob}
 
 
 def test_a_disconnected_player_who_has_chosen_holds_nothing() -> None:
@@ -182,7 +182,7 @@ def test_a_disconnected_player_who_has_chosen_holds_nothing() -> None:
     choose(table, cy, DEEPER, 0.5)
     table.disconnect(cy, 1.0)
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 1.5)
-    assert not table.pending and inside(table) == {ann, bob, cy}
+    assert not table.play.pending and inside(table) == {ann, bob, cy}
 
 
 def test_coming_back_within_the_grace_holds_the_reveal_again() -> None:
@@ -191,9 +191,9 @@ def test_coming_back_within_the_grace_holds_the_reveal_again() -> None:
     table.connect(cy, 3.0)
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 4.0)
     table.tick(9.0)
-    assert table.pending  # cy is connected: the deadline decides
+    assert table.play.pending  # cy is connected: the deadline decides
     table.tick(10.0)
-    assert not table.pending
+    assert not table.play.pending
 
 
 def test_the_pause_between_caves_and_the_next_cave() -> None:
@@ -233,8 +233,8 @@ def test_bots_choose_at_once() -> None:
     bots = [p for p in table.people.values() if p.is_bot]
     assert table.next_wakeup() == 1.0  # the bots' turn is now
     table.tick(1.0)
-    assert {table.people[b.id].seat for b in bots} <= set(table.pending)
-    assert table.events == len(table.outbox)
+    assert {table.people[b.id].seat for b in bots} <= set(table.play.pending)
+    assert table.log.events == len(table.log.outbox)
     view = table_view(table, ann, 1.0)
     assert all(p["chosen"] for p in view["people"] if p["bot"])
     assert table.next_wakeup() == 11.0
@@ -247,7 +247,7 @@ def test_people_and_bots_reveal_as_soon_as_the_people_have_chosen() -> None:
     table.start(ann, 3, 1.0)
     table.tick(1.0)
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 1.2)
-    assert not table.pending and table.opened_at == 1.2
+    assert not table.play.pending and table.opened_at == 1.2
 
 
 def test_bots_alone_in_a_cave_go_at_bot_pace() -> None:
@@ -258,9 +258,9 @@ def test_bots_alone_in_a_cave_go_at_bot_pace() -> None:
     choose_all(table, {ann: CAMP, bob: CAMP}, 2.0)
     table.tick(2.0)  # the bot chooses at once, but is alone: the reveal waits
     assert table.phase == PLAYING and inside(table) == {3}
-    assert table.pending and table.next_wakeup() == 2.0 + BOT_DELAY
+    assert table.play.pending and table.next_wakeup() == 2.0 + BOT_DELAY
     table.tick(2.0 + BOT_DELAY - 0.01)
-    assert table.pending
+    assert table.play.pending
     decision = table.decision
     table.tick(2.0 + BOT_DELAY)
     assert table.decision == decision + 1 and table.opened_at == 2.0 + BOT_DELAY
@@ -298,7 +298,7 @@ def test_next_wakeup_is_nothing_in_the_lobby_and_at_the_results() -> None:
     table.add_bot(ann, "odds", 0.0)
     assert table.next_wakeup() is None
     table.tick(100.0)
-    assert table.events == len(table.outbox) and table.phase == LOBBY
+    assert table.log.events == len(table.log.outbox) and table.phase == LOBBY
 
 
 def test_next_wakeup_is_the_earliest_thing_to_do() -> None:
@@ -320,15 +320,15 @@ def test_after_a_tick_nothing_is_due_until_the_next_wakeup() -> None:
     choose(table, ann, DEEPER, 1.5)
     now = 1.0 + GRACE + 0.5  # past cy's grace: cy holds nothing, bob still does
     table.tick(now)
-    assert table.pending == {table.people[ann].seat: DEEPER}
+    assert table.play.pending == {table.people[ann].seat: DEEPER}
     wake = table.next_wakeup()
     assert wake is not None and wake > now
     assert wake == 10.0
-    events = table.events
+    events = table.log.events
     table.tick((now + wake) / 2)
-    assert table.events == events
+    assert table.log.events == events
     choose(table, bob, DEEPER, 8.0)  # bob chooses: cy, past the grace, is silent
-    assert not table.pending
+    assert not table.play.pending
     assert inside(table) == {ann, bob}
 
 
@@ -339,6 +339,6 @@ def test_a_player_who_never_connects_is_silent_only_at_the_deadline() -> None:
     ann, bob = sorted(p for p in table.people if p != cy)
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 1.0)
     table.tick(9.0)
-    assert table.pending
+    assert table.play.pending
     table.tick(10.0)
-    assert not table.pending
+    assert not table.play.pending

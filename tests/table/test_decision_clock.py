@@ -23,7 +23,7 @@ def test_with_no_clock_a_card_waits_for_everyone_connected_however_long() -> Non
     decision = table.decision
     for now in (10.0, 100.0, 10_000.0):  # ten seconds, then a thousand times that: cy is here, thinking
         table.tick(now)
-        assert table.decision == decision and table.pending
+        assert table.decision == decision and table.play.pending
     assert table.next_wakeup() is None  # nothing is due: only cy's choice moves the game
     choose(table, cy, DEEPER, 10_001.0)
     assert table.decision == decision + 1 and table.deadline is None
@@ -37,9 +37,9 @@ def test_with_no_clock_a_gone_phone_holds_the_card_for_the_absence_grace_then_wa
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 2.0)
     assert table.next_wakeup() == 1.0 + ABSENT_GRACE
     table.tick(1.0 + GRACE + 1.0)  # past the clock's short grace: with no clock a locked phone still holds
-    assert table.pending
+    assert table.play.pending
     table.tick(1.0 + ABSENT_GRACE)
-    assert not table.pending
+    assert not table.play.pending
     reveal = table_view(table, ann, 1.0 + ABSENT_GRACE)["state"]["reveal"]
     assert reveal["leavers"] == [table.people[cy].seat]  # silence is camp, with what cy carried
     assert table.deadline is None
@@ -52,9 +52,9 @@ def test_with_no_clock_a_phone_back_within_the_grace_holds_the_card_again() -> N
     table.connect(cy, 30.0)
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 31.0)
     table.tick(1.0 + ABSENT_GRACE + 100.0)
-    assert table.pending  # cy is here again: the card waits
+    assert table.play.pending  # cy is here again: the card waits
     choose(table, cy, DEEPER, 200.0)
-    assert not table.pending
+    assert not table.play.pending
 
 
 def test_the_clock_on_is_unchanged_and_a_long_clock_is_ten_times_the_default() -> None:

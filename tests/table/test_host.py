@@ -47,14 +47,14 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
     table.pause(ann, 4.0)  # 6 s were left
     assert table.paused is not None and table.deadline is None and table.next_wakeup() is None
     table.pause(ann, 4.5)  # again: harmless, nothing logged
-    assert [e["type"] for e in table.outbox].count("paused") == 1
+    assert [e["type"] for e in table.log.outbox].count("paused") == 1
     for now in (5.0, 20.0, 34.0):  # three times the clock
         table.tick(now)
         assert table.decision == decision and table.phase == PLAYING
     # Choices made before the pause stay secret and changeable; new ones may be made.
     choose(table, bob, CAMP, 20.0)
     choose(table, cy, CAMP, 21.0)
-    assert table.pending == {table.people[bob].seat: CAMP, table.people[cy].seat: CAMP}
+    assert table.play.pending == {table.people[bob].seat: CAMP, table.people[cy].seat: CAMP}
     for pid in (None, cy):
         assert view(table, pid, 21.0)["me"] is None or view(table, pid, 21.0)["me"]["choice"] == CAMP
     assert all(p["chosen"] in (True, False) for p in view(table, cy, 21.0)["people"])
@@ -62,7 +62,7 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
     assert shown["paused"] == {"by": ann, "name": "Ann", "remaining_ms": 6000} and shown["remaining_ms"] is None
     check_all(table, 34.0)
     # A restart (the table rebuilt from its log) is still paused, with the same time left.
-    again = Table.rebuild(json.loads(json.dumps(table.outbox)), 40.0)
+    again = Table.rebuild(json.loads(json.dumps(table.log.outbox)), 40.0)
     assert again.paused == table.paused and again.next_wakeup() is None
     table.resume(ann, 40.0)
     assert table.deadline == 46.0  # the 6 s it had left
@@ -79,7 +79,7 @@ def test_a_decision_resumed_with_little_time_left_gets_a_few_seconds() -> None:
     table.resume(ann, 100.0)
     assert table.deadline == 100.0 + RESUME_FLOOR
     table.resume(ann, 101.0)  # not paused: harmless
-    assert [e["type"] for e in table.outbox].count("resumed") == 1
+    assert [e["type"] for e in table.log.outbox].count("resumed") == 1
 
 
 def test_the_pause_between_caves_stops_too() -> None:
@@ -89,7 +89,7 @@ def test_the_pause_between_caves_stops_too() -> None:
     left = table.deadline - (now + 1.0)
     table.pause(ann, now + 1.0)
     table.tick(now + 100.0)
-    assert table.phase == PAUSE and table.game is not None and table.rounds == 1
+    assert table.phase == PAUSE and table.game is not None and table.play.rounds == 1
     table.resume(ann, now + 200.0)
     assert table.deadline == now + 200.0 + max(left, RESUME_FLOOR)
     check_all(table, now + 200.0)
@@ -154,7 +154,7 @@ def test_a_start_counts_down_on_every_screen_and_the_host_may_cancel_it() -> Non
         t.tick(34.9)
         assert t.phase == LOBBY
         t.tick(35.0)
-        assert t.phase == PLAYING and t.seed == 3
+        assert t.phase == PLAYING and t.play.seed == 3
     check_all(table, 35.0)
 
 
@@ -187,7 +187,7 @@ def test_a_connected_player_removed_in_a_cave_walks_out_with_what_they_carry() -
     assert carried == 5
     table.remove(ann, bob, 1.0)
     assert table.people[bob].status == Status.GONE and table.people[bob].left_reason == "removed"
-    assert table.by_token(token("Bob")) is None and table.removed[token("Bob")] == "Ann"
+    assert table.by_token(token("Bob")) is None and table.door.removed[token("Bob")] == "Ann"
     choose(table, ann, DEEPER, 2.0)
     choose(table, cy, DEEPER, 2.0)  # the reveal: Bob's silence counted as camp when he was removed
     state = table.game.view(None).to_json()
@@ -228,14 +228,14 @@ def test_a_booty_player_removed_or_leaving_is_played_by_a_bot_at_its_pace_not_th
         assert entry["bot_plays"] is True and entry["left"] == how.replace("leave", "left").replace("remove", "removed")
         assert table.next_wakeup() == opened + 3.0 + BOT_DELAY  # not the 60 s turn clock
         table.tick(opened + 3.0 + BOT_DELAY)
-        assert bob_seat not in game.to_act() and table.outbox[-1]["bot"] is True
+        assert bob_seat not in game.to_act() and table.log.outbox[-1]["bot"] is True
         stand = [n for n in table.news.recent if n["kind"] == "stand_in"]
         entry = next(p for p in view(table, ann, opened + 5.0)["people"] if p["id"] == bob)
         assert entry["bot_plays"] and entry["bot_since"] == stand[-1]["move"]
         assert stand and stand[-1]["person"] == bob and stand[-1]["seat"] == bob_seat
-        assert table.stand_ins[bob_seat] == [[stand[-1]["move"], None]]
+        assert table.play.stand_ins[bob_seat] == [[stand[-1]["move"], None]]
         table.end(ann, opened + 10.0)
-        record = table.records[table.game_number]
+        record = table.log.records[table.play.number]
         assert record["left"][str(bob_seat)]["reason"] == ("left" if how == "leave" else "removed")
         assert record["stand_ins"] == {str(bob_seat): [[stand[-1]["move"], None]]}
         assert record["ended"]["by"] == "Ann" and record["inputs"][-1] == ["end"]
@@ -338,7 +338,7 @@ def test_the_host_ends_a_game_now_and_its_record_says_so_and_replays() -> None:
     choose(table, bob, CAMP, 1.0)  # a secret choice, dropped: never revealed
     table.end(ann, 2.0)
     assert table.phase == RESULTS and table.game is not None and table.game.is_over()
-    record = table.records[1]
+    record = table.log.records[1]
     assert record["ended"] == {"by": "Ann", "move": 1} and record["inputs"][-1] == ["end"]
     assert record["scores"] == [0, 0, 0]  # the carried gems were never banked
     assert CAMP not in json.dumps(record["inputs"])
@@ -364,9 +364,9 @@ def test_the_host_changes_the_settings_between_games_only() -> None:
         [1],
     ):
         refused("bad-settings", table.change_settings, ann, bad, 2.0)
-    events = table.events
+    events = table.log.events
     table.change_settings(ann, {"seconds": 30}, 3.0)  # no change: nothing logged
-    assert table.events == events
+    assert table.log.events == events
     table.start(ann, 1, 4.0)
     refused("in-game", table.change_settings, ann, {"seconds": 10}, 5.0)
     assert table.deadline == 4.0 + 30.0
@@ -397,7 +397,7 @@ def test_an_absent_phone_walked_out_is_tagged_so_and_told_when_it_comes_back() -
     choose(table, bob, DEEPER, 1.0)
     table.tick(0.5 + GRACE)  # cy no longer holds the reveal up: sent to camp, tagged offline
     cy_seat = table.people[cy].seat
-    moves = [e for e in table.outbox if e["type"] == "moves"][-1]
+    moves = [e for e in table.log.outbox if e["type"] == "moves"][-1]
     assert moves["offline"] == [cy_seat] and "timed_out" not in moves
     assert view(table, None, 6.0)["offline"] == [cy_seat]
     notice = table.news.recent[-1]
@@ -405,7 +405,7 @@ def test_an_absent_phone_walked_out_is_tagged_so_and_told_when_it_comes_back() -
     # Silent but connected at the deadline: tagged by the clock, not as offline.
     now = table.opened_at + 10.0
     table.tick(now)
-    last = [e for e in table.outbox if e["type"] == "moves"][-1]
+    last = [e for e in table.log.outbox if e["type"] == "moves"][-1]
     seats = [table.people[ann].seat, table.people[bob].seat]
     assert None not in seats and last["timed_out"] == sorted(s for s in seats if s is not None)
     assert "offline" not in last
@@ -420,7 +420,7 @@ def test_every_seat_of_a_record_is_named_with_who_left() -> None:
     table, (ann, _bob, cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     table.leave(cy, 1.0)
     table.end(ann, 2.0)
-    record = table.records[1]
+    record = table.log.records[1]
     seat = str(table.people[cy].seat)
     assert record["names"][seat] == "Cy" and record["left"][seat] == {
         "name": "Cy",
@@ -437,12 +437,12 @@ def test_in_a_game_a_bot_gives_its_chair_at_the_next_cave_and_the_record_says_so
     bot = max(table.people)
     kim = join(table, "Kim", 1.0)  # every chair taken: Kim waits in the queue during the cave
     assert table.people[kim].chair is None
-    now = run_clock(table, 1.0, lambda t: t.rounds == 2)  # the cave collapses; the next one opens
+    now = run_clock(table, 1.0, lambda t: t.play.rounds == 2)  # the cave collapses; the next one opens
     assert table.people[kim].chair is not None and bot not in [
         p.id for p in table.people.values() if p.chair is not None
     ]
     gave = [n for n in table.news.game if n["kind"] == "gave_chair"]
     assert gave and gave[-1]["to"] == "Kim" and gave[-1]["round"] == 1
     table.end(pids[0], now)
-    assert any(n["kind"] == "gave_chair" and n["to"] == "Kim" for n in table.records[1]["history"])
+    assert any(n["kind"] == "gave_chair" and n["to"] == "Kim" for n in table.log.records[1]["history"])
     check_all(table, now)

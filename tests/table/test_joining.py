@@ -55,11 +55,11 @@ def test_bad_names_are_refused(raw: object) -> None:
 
 def test_a_refused_name_changes_nothing() -> None:
     table, _ = seat_table(2)
-    before = list(table.outbox)
+    before = list(table.log.outbox)
     for raw in ["", "x" * 30, "ann", " BOB "]:
         with pytest.raises(TableError):
             table.join(raw, token(repr(raw)), 1.0)
-    assert table.outbox == before and table.events == len(before)
+    assert table.log.outbox == before and table.log.events == len(before)
     assert len(table.people) == 2
 
 
@@ -217,11 +217,11 @@ def test_the_first_to_join_hosts() -> None:
 def test_only_the_host_starts_and_seats_bots(command: object) -> None:
     table, (ann, bob) = seat_table(2)
     table.add_bot(ann, "odds", 0.5)
-    before = list(table.outbox)
+    before = list(table.log.outbox)
     with pytest.raises(TableError) as err:
         command(table, bob)  # type: ignore[operator]
     assert err.value.code == "not-host"
-    assert table.outbox == before
+    assert table.log.outbox == before
     with pytest.raises(TableError) as unknown:
         command(table, 99)  # type: ignore[operator]
     assert unknown.value.code == "unknown-person"

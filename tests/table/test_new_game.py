@@ -39,9 +39,9 @@ def test_only_the_host_starts_and_never_during_a_game() -> None:
     with pytest.raises(TableError) as not_host:
         table.start(bob, 2, end + 1)
     assert not_host.value.code == "not-host"
-    events = table.events
+    events = table.log.events
     table.start(ann, 2, end + 1)
-    assert table.events > events and table.game_number == 2 and table.phase == PLAYING
+    assert table.log.events > events and table.play.number == 2 and table.phase == PLAYING
 
 
 def test_a_game_needs_two_players() -> None:
@@ -49,17 +49,17 @@ def test_a_game_needs_two_players() -> None:
     with pytest.raises(TableError) as err:
         table.start(ann, 1, 0.0)
     assert err.value.code == "too-few"
-    assert table.phase == LOBBY and table.events == 3  # created, joined, seated
+    assert table.phase == LOBBY and table.log.events == 3  # created, joined, seated
 
 
 def test_a_preset_that_needs_three_refuses_two_and_changes_nothing() -> None:
     table, (ann, _bob) = seat_table(2, preset="classic")
-    before = list(table.outbox)
+    before = list(table.log.outbox)
     with pytest.raises(TableError) as err:
         table.start(ann, 1, 0.0)
     assert err.value.code == "too-few"
-    assert table.outbox == before and table.events == len(before)
-    assert table.phase == LOBBY and table.game is None and table.game_number == 0
+    assert table.log.outbox == before and table.log.events == len(before)
+    assert table.phase == LOBBY and table.game is None and table.play.number == 0
     table.add_bot(ann, "odds", 1.0)
     table.start(ann, 1, 2.0)
     assert table.phase == PLAYING and len(inside(table)) == 3
@@ -92,7 +92,7 @@ def test_a_new_game_seats_everyone_waiting_included() -> None:
     assert status(table, eve) == Status.SEATED and table.people[eve].chair == 1
     table.start(ann, 99, end + 2)
     table.tick(end + 2)
-    assert table.game_number == 2 and table.phase == PLAYING
+    assert table.play.number == 2 and table.phase == PLAYING
     assert inside(table) == {ann, cy, dee, eve}
     # Seats are handed out afresh, in chair order.
     by_chair = sorted((table.people[p].chair or 0, table.people[p].seat) for p in (ann, cy, dee, eve))
@@ -112,9 +112,9 @@ def test_records_are_kept_per_game_and_replay_in_the_engine() -> None:
     dee = join(table, "Dee", end + 2)
     table.start(ann, 22, end + 3)
     end2 = finish_game(table, end + 3)
-    assert sorted(table.records) == [1, 2]
+    assert sorted(table.log.records) == [1, 2]
     assert table_view(table, dee, end2)["results"] == [1, 2]
-    first, second = table.records[1], table.records[2]
+    first, second = table.log.records[1], table.log.records[2]
     assert (first["number"], first["seed"], first["table"]) == (1, 21, "TEST")
     assert (second["number"], second["seed"]) == (2, 22)
     assert first["names"] == {"0": "Ann", "1": "Bob", "2": "Cy"}
@@ -126,7 +126,7 @@ def test_records_are_kept_per_game_and_replay_in_the_engine() -> None:
         assert game.winners() == record["winners"]
         assert game.record().inputs == record["inputs"]
     # The first record did not change when the second game was played.
-    assert table.records[1] == first
+    assert table.log.records[1] == first
     check_all(table, end2)
 
 
@@ -136,7 +136,7 @@ def test_a_record_replays_with_away_players_and_late_arrivals() -> None:
     join(table, "Dee", 3.0)
     table.add_bot(ann, "cautious", 3.5)
     end = finish_game(table, 3.0)
-    record = table.records[1]
+    record = table.log.records[1]
     assert set(record["names"].values()) == {"Ann", "Bob", "Cy", "Dee", "Ada"}
     rounds = [item[1] for item in record["inputs"] if item[0] == "round"]
     assert len(rounds) == 5
@@ -152,7 +152,7 @@ def test_booty_plays_to_the_end_with_silent_players_and_replays() -> None:
     assert table.phase == PLAYING and table.game is not None and not table.manifest.simultaneous
     assert len(table.game.to_act()) == 1
     end = finish_game(table, 0.0)
-    record = table.records[1]
+    record = table.log.records[1]
     game = replay(GameRecord.from_json(record))
     assert game.scores() == record["scores"]
     check_all(table, end)

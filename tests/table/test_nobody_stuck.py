@@ -144,7 +144,7 @@ def test_the_same_at_the_results() -> None:
     now = run_clock(table, end, lambda t: status(t, zed) == Status.SEATED)
     assert now == ABSENT_GRACE and table.host == pids[0]  # ann is here: she stays host
     table.start(pids[0], 2, now)
-    assert table.game_number == 2
+    assert table.play.number == 2
     check_all(table, now)
 
 
@@ -183,7 +183,7 @@ def test_a_rebuild_does_not_move_the_host_and_the_grace_counts_from_the_restart(
     table.tick(1.0)
     assert table.phase == PAUSE
     restart = 1.5
-    copy = Table.rebuild(table.outbox, restart)  # every phone is gone after a restart
+    copy = Table.rebuild(table.log.outbox, restart)  # every phone is gone after a restart
     assert copy.host == ann
     copy.connect(bob, restart + 0.1)
     copy.connect(cy, restart + 0.1)
@@ -193,13 +193,13 @@ def test_a_rebuild_does_not_move_the_host_and_the_grace_counts_from_the_restart(
     copy.connect(ann, now + 1)
     assert copy.host == ann
     # And a second restart keeps what the log says.
-    again = Table.rebuild([*table.outbox, *copy.outbox], now + 2)
+    again = Table.rebuild([*table.log.outbox, *copy.log.outbox], now + 2)
     assert again.host == ann
 
 
 def test_after_a_restart_the_host_who_comes_back_in_time_keeps_the_role() -> None:
     table, (ann, bob, cy) = started(3, seconds=2.0, pause=1.0, script=[LONG_CAVE] * 5)
-    copy = Table.rebuild(table.outbox, 5.0)
+    copy = Table.rebuild(table.log.outbox, 5.0)
     for pid in (bob, cy):
         copy.connect(pid, 5.0)
     copy.tick(5.0 + ABSENT_GRACE - 1)
@@ -219,7 +219,7 @@ def test_the_host_removes_an_absent_person_at_any_time() -> None:
     assert status(table, pids[3]) == Status.GONE and pids[3] not in table.people  # a lobby watcher: forgotten
     assert table.people[zed].chair == 3
     assert table.by_token(token("Dee")) is None  # the removed phone must join again
-    assert table.outbox[-2] == {"type": "left", "person": pids[3], "by": pids[0], "reason": "removed", "at": 1.5}
+    assert table.log.outbox[-2] == {"type": "left", "person": pids[3], "by": pids[0], "reason": "removed", "at": 1.5}
     check_all(table, 1.5)
 
 
@@ -241,11 +241,11 @@ def test_removing_is_refused_clearly(who: int, target: object, code: str) -> Non
     table.disconnect(pids[2], 0.0)
     table.tick(0.0)
     aim = {0: pids[0], 1: pids[1], "bot": bot}.get(target, target) if not isinstance(target, bool) else target
-    events = table.events
+    events = table.log.events
     with pytest.raises(TableError) as err:
         table.remove(pids[who], aim, 1.0)
     assert err.value.code == code and err.value.message
-    assert table.events == events
+    assert table.log.events == events
 
 
 def test_removing_someone_twice_says_they_are_gone() -> None:
@@ -313,7 +313,7 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
     assert waits[:MISSED_TURNS] == [slow] * MISSED_TURNS
     assert waits[MISSED_TURNS] == BOT_DELAY  # the third turn: a bot plays bob's colour, at bot pace
     assert table.people[bob].missed == MISSED_TURNS + 1
-    assert table.outbox[-1]["missed"] == [bob_seat]
+    assert table.log.outbox[-1]["missed"] == [bob_seat]
     assert_rebuilds(table, now)
     # Bob is back: the flag goes, and his colour waits for him (and his own move resets the count).
     table.connect(bob, now)
@@ -446,11 +446,11 @@ def test_many_joins_and_leaves_keep_the_state_message_small() -> None:
 def test_a_join_past_the_chairs_and_the_queue_is_refused() -> None:
     table, pids = seat_table([f"P{i}" for i in range(8 + MAX_WATCHERS)])
     assert len(pids) == 8 + MAX_WATCHERS
-    events = table.events
+    events = table.log.events
     with pytest.raises(TableError) as err:
         table.join("Late", token("Late"), 1.0)
     assert err.value.code == "table-full"
-    assert table.events == events
+    assert table.log.events == events
     table.leave(max(table.people), 2.0)
     join(table, "Late", 3.0)  # a place freed
 
@@ -465,7 +465,7 @@ def test_watchers_who_left_are_forgotten_but_players_of_the_game_are_kept() -> N
     table.remove(pids[0], pids[2], 3.0)
     assert pids[2] in table.people  # he played: his name stays for the results
     end = finish_game(table, 3.0)
-    assert table.records[1]["names"][str(table.people[pids[2]].seat)] == "Cy"
+    assert table.log.records[1]["names"][str(table.people[pids[2]].seat)] == "Cy"
     table.start(pids[0], 9, end + 1)
     assert pids[2] not in table.people  # a new game: his name is in game 1's record
     again = rebuilt(table)
@@ -480,7 +480,7 @@ def test_watchers_who_left_are_forgotten_but_players_of_the_game_are_kept() -> N
 def test_a_three_player_record_lists_three_scores_and_replays_exactly() -> None:
     table, _ = started(3)
     end = finish_game(table, 0.0)
-    record = table.records[1]
+    record = table.log.records[1]
     assert len(record["scores"]) == 3 and len(record["final"]["scores"]) == 3
     assert table_view(table, None, end)["state"]["scores"] == record["scores"]
     game = replay(GameRecord.from_json(record))

@@ -67,7 +67,7 @@ def test_every_kind_of_event_rebuilds() -> None:
     table.start(ann, 78, end + 1)
     table.tick(end + 1)
     assert_rebuilds(table, end + 1)
-    kinds = {event["type"] for event in table.outbox}
+    kinds = {event["type"] for event in table.log.outbox}
     assert {"created", "joined", "seated", "left", "bot", "game", "round", "chose", "moves", "away", "back"} <= kinds
 
 
@@ -77,7 +77,7 @@ def test_a_rebuilt_decision_keeps_its_deadline_and_pending_choices() -> None:
     choose(table, bob, CAMP, 104.0)
     copy_ = rebuilt(table)
     assert copy_.deadline == table.deadline == 109.0
-    assert copy_.pending == table.pending and len(copy_.pending) == 2
+    assert copy_.play.pending == table.play.pending and len(copy_.play.pending) == 2
     assert copy_.decision == table.decision and copy_.opened_at == table.opened_at
     for viewer in (ann, bob, cy, None):
         assert table_view(copy_, viewer, 105.5) == table_view(table, viewer, 105.5)
@@ -98,13 +98,13 @@ def test_after_a_restart_everyone_counts_as_disconnected_since_the_restart() -> 
     assert deadline is not None and deadline > 2.0 + GRACE
     # Every phone is gone, so nobody is held up by cy's silence: the clock decides, not the grace.
     restarted.tick(2.0 + GRACE)
-    assert restarted.pending
+    assert restarted.play.pending
     # A phone that comes back after the grace finds the others no longer waiting for cy.
     restarted.connect(ann, 2.0 + GRACE + 0.5)
     restarted.tick(2.0 + GRACE + 0.5)
-    assert not restarted.pending
+    assert not restarted.play.pending
     seats = {pid: table.people[pid].seat for pid in (ann, bob, cy)}
-    reveals = [e["moves"] for e in restarted.outbox if e["type"] == "moves"]
+    reveals = [e["moves"] for e in restarted.log.outbox if e["type"] == "moves"]
     assert reveals[0] == {str(seats[ann]): DEEPER, str(seats[bob]): DEEPER, str(seats[cy]): CAMP}
 
 
@@ -115,9 +115,9 @@ def test_after_a_restart_with_no_phone_back_the_deadline_reveals() -> None:
     deadline = restarted.deadline
     assert deadline is not None
     restarted.tick(deadline - 0.01)
-    assert restarted.pending
+    assert restarted.play.pending
     restarted.tick(deadline)
-    reveals = [e["moves"] for e in restarted.outbox if e["type"] == "moves"]
+    reveals = [e["moves"] for e in restarted.log.outbox if e["type"] == "moves"]
     assert reveals and reveals[0][str(table.people[ann].seat)] == DEEPER
     assert reveals[0][str(table.people[bob].seat)] == CAMP
 
@@ -136,9 +136,9 @@ def test_a_rebuilt_table_keeps_its_results() -> None:
     end = finish_game(table, 0.0)
     copy_ = Table.rebuild(log(table), now=end + 100)
     assert copy_.phase == RESULTS
-    assert copy_.records == table.records
+    assert copy_.log.records == table.log.records
     copy_.start(ann, 4, end + 101)
-    assert copy_.game_number == 2
+    assert copy_.play.number == 2
 
 
 def drive(table: Table, rng: random.Random, now: float) -> float:
@@ -174,7 +174,7 @@ def test_a_rebuilt_table_goes_on_exactly_as_the_original(seed: int) -> None:
     for _ in range(15):
         now = drive(table, rng, now)
     copy_ = rebuilt(table)
-    start = len(table.outbox)
+    start = len(table.log.outbox)
     state = rng.getstate()
     now_a = now_b = now
     for _ in range(40):
@@ -182,7 +182,7 @@ def test_a_rebuilt_table_goes_on_exactly_as_the_original(seed: int) -> None:
     rng.setstate(state)
     for _ in range(40):
         now_b = drive(copy_, rng, now_b)
-    assert copy_.outbox == table.outbox[start:]  # a rebuilt table's outbox holds only what is new
+    assert copy_.log.outbox == table.log.outbox[start:]  # a rebuilt table's outbox holds only what is new
     assert snapshot(copy_, now_a) == snapshot(table, now_a)
 
 

@@ -152,13 +152,13 @@ class Story:
         else:
             run = self.command(action)
             before = snapshot(table, self.now) if self.careful else None
-            size = len(table.outbox)
+            size = len(table.log.outbox)
             try:
                 run(self.now)
                 self.done += 1
             except TableError:
                 self.refused += 1
-                assert len(table.outbox) == size, f"{action} was refused but logged events"
+                assert len(table.log.outbox) == size, f"{action} was refused but logged events"
                 if self.careful:
                     assert snapshot(table, self.now) == before, f"{action} was refused but changed the table"
         table.tick(self.now)
@@ -175,14 +175,14 @@ class Story:
         if table.phase != PLAYING:
             return None
         views = {pid: table_view(table, pid, self.now) for pid in [*table.people, None]}
-        return len(table.outbox), dict(table.pending), frozenset(table.runtime.connected), views
+        return len(table.log.outbox), dict(table.play.pending), frozenset(table.runtime.connected), views
 
     def _check_choices(self, watch: tuple[int, dict[int, str], frozenset[int], dict[int | None, Any]] | None) -> None:
         if watch is None:
             return
         table = self.table
         size, pending, connected, views = watch
-        events = table.outbox[size:]
+        events = table.log.outbox[size:]
         choices = choices_only(table, pending, events) if connected == frozenset(table.runtime.connected) else None
         if choices is None:
             return
@@ -217,7 +217,7 @@ class Story:
         else:
             assert table.phase in (LOBBY, RESULTS)
         check_all(table, self.now)
-        for record in table.records.values():
+        for record in table.log.records.values():
             game = replay(GameRecord.from_json(record))
             assert game.is_over() and game.scores() == record["scores"]
 
@@ -342,8 +342,8 @@ def test_random_walks_reach_the_interesting_places() -> None:
         rng = random.Random(seed)
         actions = [random_action(rng, montecarlo=False) for _ in range(150)]
         story = run_story(actions, check_every=10**9, careful=False)
-        kinds |= {event["type"] for event in story.table.outbox}
-        games += story.table.game_number
+        kinds |= {event["type"] for event in story.table.log.outbox}
+        games += story.table.play.number
         chosen += story.chosen_steps
     assert {"game", "round", "chose", "moves", "left", "bot", "seated", "away", "back"} <= kinds
     assert games >= 12
@@ -367,7 +367,7 @@ def test_random_walks_with_a_busy_host_reach_the_interesting_places() -> None:
         rng = random.Random(1000 + seed)
         actions = [random_action(rng, montecarlo=False, host=True) for _ in range(150)]
         story = run_story(actions, check_every=10**9, careful=False, countdown=2.0)
-        kinds |= {event["type"] for event in story.table.outbox}
-        games += story.table.game_number
+        kinds |= {event["type"] for event in story.table.log.outbox}
+        games += story.table.play.number
     assert {"countdown", "game", "paused", "ended", "banned", "unbanned", "settings", "host"} <= kinds
     assert games >= 8

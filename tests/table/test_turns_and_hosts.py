@@ -137,6 +137,6 @@ def test_a_finished_game_record_carries_the_final_view_and_the_bots() -> None:
             seat = table.people[pid].seat
             if table.phase == PLAYING and table.game is not None and seat in table.game.to_act():
                 table.choose(pid, "camp", now)
-    record = table.records[1]
+    record = table.log.records[1]
     assert record["final"]["scores"] == record["scores"]
     assert list(record["bots"].values()) == ["odds"]

@@ -220,7 +220,7 @@ class Hub:
             held = code in self._held
             self._held[code] = _merged(self._held[code], choices) if held else choices
             table = local.table
-            moment = (table.game_number, table.phase, table.decision, table.paused is None, not table.countdown)
+            moment = (table.play.number, table.phase, table.decision, table.paused is None, not table.countdown)
             moved = self._moments.get(code) != moment  # the game moved on: told at once
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)
@@ -285,7 +285,7 @@ class Hub:
             del room.people[pid]
             conn.person = None
             conn.synced = False
-            ban = next((b for b in table.bans.values() if b.person == pid), None)
+            ban = next((b for b in table.door.bans.values() if b.person == pid), None)
             told = [n for n in table.news.recent if n["kind"] == "left" and n.get("person") == pid]
             by = str(told[-1].get("by") or "") if told else ""
             if ban is not None:
@@ -486,7 +486,7 @@ class Hub:
             raise TableError("banned", "the host has banned you from this table")
         person = table.by_token(token) if token else None
         if token and person is None:  # refused: nothing changes and nothing is told
-            if token in table.removed:
+            if token in table.door.removed:
                 raise TableError("removed", "the host removed you from this table; join again with a name to play")
             raise TableError("unknown-token", "that seat is not at this table any more; join again")
         await self._count_hello(conn)
@@ -605,7 +605,7 @@ def _merged(held: Choices | None, choices: Choices | None) -> Choices | None:
 
 def _issued_here(table: Table, token: str) -> bool:
     """Whether ``table`` gave out this seat token (hashed): a seat there now, or a removed or banned one."""
-    return table.by_token(token) is not None or token in table.removed or table.banned(token=token)
+    return table.by_token(token) is not None or token in table.door.removed or table.banned(token=token)
 
 
 def _command(message: p.ClientMessage, pid: int) -> ops.Command:

@@ -260,8 +260,8 @@ class Node:
                 await self._read_back(local)
             table = local.table
             now = self.clock()
-            before = (table.events, frozenset(table.runtime.connected))
-            pending = dict(table.pending)
+            before = (table.log.events, frozenset(table.runtime.connected))
+            pending = dict(table.play.pending)
             refused: TableError | None = None
             result: Any = None
             try:
@@ -282,7 +282,7 @@ class Node:
                 await self._demote(local)
                 raise Moved from None
             connected = frozenset(table.runtime.connected)
-            changed = before != (table.events, connected)
+            changed = before != (table.log.events, connected)
             if changed:
                 local.touched = now
                 await self._publish(local, events)
@@ -339,18 +339,18 @@ class Node:
                 await self._reload(local)
                 raise TableError("server-error", "the server could not save that; please try again") from None
             local.saved += len(events)
-        if table.prunable:  # a game finished and is saved: its changes of mind leave the log
-            numbers, table.prunable = table.prunable, []
+        if table.log.prunable:  # a game finished and is saved: its changes of mind leave the log
+            numbers, table.log.prunable = table.log.prunable, []
             with contextlib.suppress(Exception):  # (kept, if the store is away: only bytes)
                 await self.store.prune(table.code, numbers)
-        for number, record in list(table.records.items()):
+        for number, record in list(table.log.records.items()):
             if number in local.records_saved:
-                del table.records[number]
+                del table.log.records[number]
                 continue
             with contextlib.suppress(Exception):
                 await self.store.save_record(table.code, number, record)
                 local.records_saved.add(number)
-                del table.records[number]  # saved: memory must not grow with every game played
+                del table.log.records[number]  # saved: memory must not grow with every game played
         return events
 
     async def _reload(self, local: Local) -> None:
@@ -365,11 +365,11 @@ class Node:
     async def _settle_records(self, local: Local) -> None:
         """A table rebuilt from its log has the records of all its finished games: save the ones a node
         that died at the wrong moment did not, and forget them all."""
-        for number, record in list(local.table.records.items()):
+        for number, record in list(local.table.log.records.items()):
             if local.owned and await self.store.record(local.code, number) is None:
                 await self.store.save_record(local.code, number, record)
             local.records_saved.add(number)
-        local.table.records.clear()
+        local.table.log.records.clear()
 
     def _schedule(self, local: Local) -> None:
         wake = local.table.next_wakeup() if local.owned else None
@@ -478,13 +478,13 @@ class Node:
                 events = await self.store.load(code, local.saved + 1)
                 seq = local.saved + 1
             table = local.table
-            pending, connected = dict(table.pending), set(table.runtime.connected)
+            pending, connected = dict(table.play.pending), set(table.runtime.connected)
             fresh = events[local.saved + 1 - seq :]
             for event in fresh:
                 table.apply(event)
                 local.saved += 1
-            table.records.clear()  # the owner saves them
-            table.prunable.clear()  # and prunes the log
+            table.log.records.clear()  # the owner saves them
+            table.log.prunable.clear()  # and prunes the log
             table.runtime.connected = set(message.get("connected", []))
             local.touched = self.clock()
             same = not gap and connected == table.runtime.connected
@@ -696,8 +696,8 @@ class Node:
                 for event in await self.store.load(local.code, local.saved + 1):
                     local.table.apply(event)
                     local.saved += 1
-                local.table.records.clear()  # the owner saves them
-                local.table.prunable.clear()
+                local.table.log.records.clear()  # the owner saves them
+                local.table.log.prunable.clear()
             self.deliver(local, True, None, None)
 
     def spawn(self, work: Awaitable[Any]) -> None:

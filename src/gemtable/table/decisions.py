@@ -111,8 +111,8 @@ class Simultaneous(Decisions):
 
     def choose(self, seat: int, move: str, now: float) -> None:
         table = self.table
-        if table.pending.get(seat) != move:
-            if seat in table.pending and table.changes.get(seat, 0) >= MAX_CHANGES:
+        if table.play.pending.get(seat) != move:
+            if seat in table.play.pending and table.play.changes.get(seat, 0) >= MAX_CHANGES:
                 raise TableError(
                     "too-many-changes", f"you have changed your mind {MAX_CHANGES} times: your choice stands"
                 )
@@ -133,7 +133,7 @@ class Simultaneous(Decisions):
             for p in inside
             if p.id not in rt.connected
             and p.id in rt.since
-            and p.seat not in table.pending
+            and p.seat not in table.play.pending
             and (rt.ticked is None or rt.since[p.id] + grace > rt.ticked)
         )
         return times
@@ -141,7 +141,7 @@ class Simultaneous(Decisions):
     def tick(self, game: GameState, now: float) -> None:
         table = self.table
         if table.deadline is not None and now >= table.deadline:
-            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.pending}
+            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
             self._reveal(silent, now, timed_out=True, offline=self._offline(silent))
             return
         self.settle(now)
@@ -150,7 +150,7 @@ class Simultaneous(Decisions):
         table = self.table
         for seat in sorted(game.to_act()):
             person = table.person_at_seat(seat)
-            if person is None or not person.is_bot or seat in table.pending:
+            if person is None or not person.is_bot or seat in table.play.pending:
                 continue
             table.emit("chose", now, seat=seat, move=self._bot_move(game, seat, person))
 
@@ -160,7 +160,7 @@ class Simultaneous(Decisions):
         game = table.game
         if not table.deciding() or game is None:
             return
-        undecided = [seat for seat in game.to_act() if seat not in table.pending]
+        undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
         if not undecided:
             if self._bots_only() and now < table.opened_at + BOT_DELAY:
                 return  # bots alone in the cave: keep a pace people can follow
@@ -191,18 +191,18 @@ class Simultaneous(Decisions):
         """A departing player's silence counts now, not at the deadline: their default move, as a choice."""
         table = self.table
         game, seat = table.game, person.seat
-        if seat is None or game is None or not table.deciding(paused_too=True) or seat in table.pending:
+        if seat is None or game is None or not table.deciding(paused_too=True) or seat in table.play.pending:
             return
         if seat in game.to_act():
             table.emit("chose", now, seat=seat, move=game.default_move(seat))
 
     def told(self, moves: dict[int, str], event: dict[str, Any]) -> None:
         table = self.table
-        if table.timed_out or table.offline:
-            seats = sorted({*table.timed_out, *table.offline})
+        if table.play.timed_out or table.play.offline:
+            seats = sorted({*table.play.timed_out, *table.play.offline})
             people = [p for seat in seats if (p := table.person_at_seat(seat)) is not None]
             ids, names = [p.id for p in people], [p.name for p in people]
-            table.tell("timed_out", seats=seats, offline=table.offline, people=ids, names=names)
+            table.tell("timed_out", seats=seats, offline=table.play.offline, people=ids, names=names)
 
     def _hold_grace(self) -> float:
         """Seconds a gone phone holds a reveal up: :data:`GRACE` under the clock; with the clock off, the
@@ -214,7 +214,7 @@ class Simultaneous(Decisions):
     def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
         """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
         at the deadline, ``timed_out``; ``offline``: those of them whose phones were gone)."""
-        moves = {**self.table.pending, **silent}
+        moves = {**self.table.play.pending, **silent}
         tags: dict[str, list[int]] = {"timed_out": sorted(silent)} if timed_out and silent else {}
         if offline:
             tags["offline"] = sorted(offline)
@@ -266,7 +266,7 @@ class Turns(Decisions):
                     self._play({seat: game.default_move(seat)}, now, missed=True, offline=[seat])
                     return
         if table.deadline is not None and now >= table.deadline:
-            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.pending}
+            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
             if silent:
                 self._play(silent, now, missed=True, offline=self._offline(silent))
 
@@ -276,7 +276,7 @@ class Turns(Decisions):
             return
         for seat in sorted(game.to_act()):
             person = table.person_at_seat(seat)
-            if person is None or not person.is_bot or seat in table.pending:
+            if person is None or not person.is_bot or seat in table.play.pending:
                 continue
             self._play({seat: self._bot_move(game, seat, person)}, now)
             return
@@ -285,7 +285,7 @@ class Turns(Decisions):
         """Count missed turns, and tell when a bot begins (or stops) playing for someone."""
         table = self.table
         missed, bot = set(event.get("missed", ())), bool(event.get("bot"))
-        number = table.moves_made + 1
+        number = table.play.moves_made + 1
         for seat in moves:
             person = table.person_at_seat(seat)
             if person is None:
@@ -294,16 +294,16 @@ class Turns(Decisions):
             if bot and seat in missed:
                 if person.bot_since is None:
                     person.bot_since = number
-                    table.stand_ins.setdefault(seat, []).append([number, None])
+                    table.play.stand_ins.setdefault(seat, []).append([number, None])
                     table.tell("stand_in", person=person.id, name=person.name, seat=seat)
                 continue
             if person.bot_since is not None:
                 person.bot_since = None
-                table.stand_ins[seat][-1][1] = number - 1
+                table.play.stand_ins[seat][-1][1] = number - 1
                 if seat not in missed:
                     table.tell("plays_again", person=person.id, name=person.name, seat=seat)
             if seat in missed:
-                offline = True if seat in table.offline else None
+                offline = True if seat in table.play.offline else None
                 table.tell("missed", person=person.id, name=person.name, seat=seat, offline=offline)
 
     def bot_plays_for(self, person: Person) -> bool:

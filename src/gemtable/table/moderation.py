@@ -9,7 +9,7 @@ this module is the one place its moderation is written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gemtable.bots import bot_names, bot_person_names
@@ -62,6 +62,18 @@ class Ban:
     origin: str
 
 
+@dataclass(slots=True)
+class Door:
+    """Who may not come back in to a table."""
+
+    bans: dict[int, Ban] = field(default_factory=dict)
+    last_ban: int = 0
+    """The last ban's id (ids are never reused, so that lifting a ban names the one meant)."""
+    removed: dict[str, str] = field(default_factory=dict)
+    """Seat tokens (hashed) of people the host removed, and who removed them: their phones, back, are told so
+    rather than that their token is unknown (the most recent ``REMOVED_KEPT``)."""
+
+
 def add_bot(self: Table, pid: int, bot: str, now: float) -> None:
     host_only(self, pid)
     if bot not in bot_names(self.kind.name):
@@ -112,7 +124,7 @@ def remove(self: Table, pid: int, target: object, now: float, ban: bool = False)
         self.emit(
             "banned",
             now,
-            ban=self.last_ban + 1,
+            ban=self.door.last_ban + 1,
             person=person.id,
             name=person.name,
             token=person.token,
@@ -129,7 +141,7 @@ def remove(self: Table, pid: int, target: object, now: float, ban: bool = False)
 def unban(self: Table, pid: int, ban: object, now: float) -> None:
     """The host lifts a ban (by its number, as ``me.bans`` lists them)."""
     host_only(self, pid)
-    if isinstance(ban, bool) or not isinstance(ban, int) or ban not in self.bans:
+    if isinstance(ban, bool) or not isinstance(ban, int) or ban not in self.door.bans:
         raise TableError("not-found", "there is no such ban at this table")
     self.emit("unbanned", now, ban=ban, by=pid)
 
@@ -233,12 +245,12 @@ def on_host(self: Table, e: Event) -> None:
 
 def on_banned(self: Table, e: Event) -> None:
     ban = Ban(int(e["ban"]), int(e["person"]), str(e["name"]), e.get("token"), str(e.get("origin") or ""))
-    self.bans[ban.id] = ban
-    self.last_ban = max(self.last_ban, ban.id)
+    self.door.bans[ban.id] = ban
+    self.door.last_ban = max(self.door.last_ban, ban.id)
 
 
 def on_unbanned(self: Table, e: Event) -> None:
-    ban = self.bans.pop(e["ban"])
+    ban = self.door.bans.pop(e["ban"])
     self.tell("unbanned", name=ban.name, by=self._name(e.get("by")))
 
 
@@ -280,10 +292,10 @@ def on_ended(self: Table, e: Event) -> None:
     game = self.game
     assert game is not None
     name = self._name(e.get("by"))
-    self.ended = {"by": name, "move": self.moves_made + 1}
+    self.play.ended = {"by": name, "move": self.play.moves_made + 1}
     self.tell("ended", by=name)
     game.end()
-    self.pending = {}
-    self.changes = {}
+    self.play.pending = {}
+    self.play.changes = {}
     self.paused = None
     self._after_move(e["at"])

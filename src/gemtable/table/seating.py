@@ -247,7 +247,7 @@ def take_chair_seat(self: Table, person: Person) -> None:
             other.seat = None
             if other.bot_since is not None:  # a bot stood in for them until now
                 other.bot_since = None
-                self.stand_ins[person.chair][-1][1] = self.moves_made
+                self.play.stand_ins[person.chair][-1][1] = self.play.moves_made
     person.seat = person.chair
     person.status = Status.SEATED
     if before is not None and before is not person:
@@ -301,15 +301,15 @@ def on_left(self: Table, e: Event) -> None:
             "left", person=person.id, name=person.name, seat=person.seat, reason=reason, by=self._name(by), bot=bot
         )
     if reason in ("removed", "banned") and person.token:
-        self.removed[person.token] = self._name(by) or ""
-        while len(self.removed) > REMOVED_KEPT:
-            del self.removed[next(iter(self.removed))]
+        self.door.removed[person.token] = self._name(by) or ""
+        while len(self.door.removed) > REMOVED_KEPT:
+            del self.door.removed[next(iter(self.door.removed))]
     person.status = Status.GONE
     person.chair = None
     person.left_reason = reason
     person.left_at = e["at"]
-    person.left_move = self.moves_made + 1 if self.in_game() else None
-    person.left_round = self.rounds if self.in_game() else None
+    person.left_move = self.play.moves_made + 1 if self.in_game() else None
+    person.left_round = self.play.rounds if self.in_game() else None
     if self.host == person.id:
         self._pass_host(person.id)  # (logs written before the "host" event came first)
     if self.first == person.id:  # the role's owner left for good: it is the new host's now

@@ -52,8 +52,10 @@ from gemtable.table.decisions import MISSED_TURNS as MISSED_TURNS
 from gemtable.table.decisions import TURN_GRACE as TURN_GRACE
 from gemtable.table.decisions import Decisions, Simultaneous, Turns
 from gemtable.table.errors import TableError
+from gemtable.table.log import Event as Event
+from gemtable.table.log import Log
 from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
-from gemtable.table.moderation import Ban, Countdown, Paused
+from gemtable.table.moderation import Countdown, Door, Paused
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name
 from gemtable.table.news import News, Notice
@@ -63,13 +65,12 @@ from gemtable.table.phases import PAUSE as PAUSE
 from gemtable.table.phases import PLAYING as PLAYING
 from gemtable.table.phases import RESULTS as RESULTS
 from gemtable.table.phases import REVEAL as REVEAL
+from gemtable.table.play import Play
 from gemtable.table.seating import MAX_WATCHERS as MAX_WATCHERS
 from gemtable.table.seating import REMOVED_KEPT as REMOVED_KEPT
 from gemtable.table.settings import ABSENT_GRACE as ABSENT_GRACE
 from gemtable.table.settings import COUNTDOWN as COUNTDOWN
 from gemtable.table.settings import Settings
-
-Event = dict[str, Any]
 
 
 @dataclass
@@ -105,51 +106,20 @@ class Table:
         """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
         self.phase = LOBBY
         self.game: GameState | None = None
-        self.game_number = 0
-        self.seed = 0
-        self.pending: dict[int, str] = {}
-        """Choices made and not yet revealed, by seat: the table's one secret."""
+        self.play = Play()
+        """The game in play (or the last one played): the table's side of it (``play.py``)."""
         self.deadline: float | None = None
         self.opened_at = created_at
         """When the current decision (or pause) began."""
-        self.records: dict[int, JSON] = {}
-        """Records of finished games not yet handed to storage (the server saves each, then forgets it,
-        so that a table's memory does not grow with every game played at it)."""
-        self.finished: list[int] = []
-        """Numbers of the finished games at this table."""
         self.decision = 0
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
-        self.timed_out: list[int] = []
-        """The seats whose move in the last reveal the clock made (public once revealed)."""
         self.paused: Paused | None = None
         self.countdown: Countdown | None = None
-        self.bans: dict[int, Ban] = {}
-        self.last_ban = 0
-        self.removed: dict[str, str] = {}
-        """Seat tokens (hashed) of people the host removed, and who removed them: their phones, back, are told
-        so rather than that their token is unknown (the most recent :data:`REMOVED_KEPT`)."""
-        self.offline: list[int] = []
-        """The seats whose move in the last reveal was made for them because their phone was gone."""
-        self.changes: dict[int, int] = {}
-        """Times each seat changed its pending choice in the open decision (at most :data:`MAX_CHANGES`)."""
-        self.choices_logged: list[int] = []
-        """The numbers of the current game's ``chose`` events (its choices before each reveal)."""
-        self.prunable: list[int] = []
-        """Numbers of events no rebuild needs any more: the ``chose`` events of a finished game (its reveals
-        hold every move that counted, and reset the choices).  The node prunes them from the log once saved
-        (``Store.prune``), so a finished game's log keeps no changes of mind; the record is kept apart."""
-        self.rounds = 0
-        """Rounds begun in the current game (caves, say)."""
-        self.moves_made = 0
-        """Moves (reveals, or turns) played in the current game."""
-        self.stand_ins: dict[int, list[list[int | None]]] = {}
-        """Turn-based games: per seat, the moves from which (and until which, or None) a bot played it for its
-        person, in the current game."""
-        self.ended: JSON | None = None
-        """The current game was ended early: ``{"by": name, "move": n}`` (None: played to its end, or in play)."""
+        self.door = Door()
+        """Who may not come back in: bans, and the removed (``moderation.py``)."""
         self.news = News()
-        self.events = 0
-        self.outbox: list[Event] = []
+        self.log = Log()
+        """The table's side of its event log (``log.py``)."""
         self.runtime = Runtime()
 
     # --- building ------------------------------------------------------------------------
@@ -158,8 +128,8 @@ class Table:
     def create(cls, code: str, settings: Settings, now: float) -> Table:
         """A new table; its ``created`` event waits in the outbox."""
         table = cls(code, settings, now)
-        table.events = 1
-        table.outbox.append({"type": "created", "code": code, "settings": settings.to_json(), "at": now})
+        table.log.events = 1
+        table.log.outbox.append({"type": "created", "code": code, "settings": settings.to_json(), "at": now})
         return table
 
     @classmethod
@@ -171,7 +141,7 @@ class Table:
             raise ValueError("a table's log starts with its creation")
         settings = Settings.from_json(first["settings"])
         table = cls(first["code"], settings, first["at"])
-        table.events = 1
+        table.log.events = 1
         for event in it:
             table.apply(event)
         loaded = now if now is not None else first["at"]
@@ -179,13 +149,13 @@ class Table:
         return table
 
     def take_outbox(self) -> list[Event]:
-        out, self.outbox = self.outbox, []
+        out, self.log.outbox = self.log.outbox, []
         return out
 
     def emit(self, type_: str, now: float, **data: Any) -> Event:
         event: Event = {"type": type_, **data, "at": now}
         self.apply(event)
-        self.outbox.append(event)
+        self.log.outbox.append(event)
         return event
 
     # --- who is here ----------------------------------------------------------------------
@@ -228,7 +198,9 @@ class Table:
 
     def banned(self, token: str | None = None, origin: str | None = None) -> bool:
         """Whether a seat token (hashed) or an origin is banned from this table."""
-        return any((token and ban.token == token) or (origin and ban.origin == origin) for ban in self.bans.values())
+        return any(
+            (token and ban.token == token) or (origin and ban.origin == origin) for ban in self.door.bans.values()
+        )
 
     # --- people, chairs and seats (``seating.py``) ------------------------------------------
 
@@ -269,7 +241,7 @@ class Table:
         self._check_first_round(ready, seed)
 
     def _open_game(self, seed: int, now: float) -> None:
-        self.emit("game", now, number=self.game_number + 1, seed=seed)
+        self.emit("game", now, number=self.play.number + 1, seed=seed)
         self._begin_round(now)
 
     def _check_first_round(self, ready: list[Person], seed: int) -> None:
@@ -313,9 +285,9 @@ class Table:
         """Do what time asks for: bots, deadlines, early reveals, the next round."""
         self.runtime.ticked = now
         for _ in range(64):  # every pass emits; a few passes settle anything
-            before = len(self.outbox)
+            before = len(self.log.outbox)
             self._tick_once(now)
-            if len(self.outbox) == before:
+            if len(self.log.outbox) == before:
                 return
 
     def next_wakeup(self) -> float | None:
@@ -341,7 +313,7 @@ class Table:
                     continue
                 if not person.is_bot:
                     inside.append(person)
-                elif seat not in self.pending:
+                elif seat not in self.play.pending:
                     times.append(self.opened_at + self.decisions.bot_wait)
             times.extend(self.decisions.wakeups(game, inside))
         return min(times) if times else None
@@ -423,7 +395,7 @@ class Table:
     def bot_random(self, seat: int) -> random.Random:
         """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
         so that a table rebuilt from its events has bots that do what the original's would have."""
-        return random.Random(f"{self.code}/{self.seed}/{self.decision}/{seat}")
+        return random.Random(f"{self.code}/{self.play.seed}/{self.decision}/{seat}")
 
     def _begin_round(self, now: float) -> None:
         self._mark_away(now)
@@ -444,15 +416,15 @@ class Table:
         if handler is None:
             raise TableError("bad-event", f"no table event is called {event.get('type')!r}")
         handler(self, event)
-        self.events += 1
+        self.log.events += 1
 
     def tell(self, kind: str, **fields: Any) -> None:
         """A notice (``news.py``) from the event being applied: its number is the notice's id."""
-        notice: Notice = {"id": self.events + 1, "kind": kind}
+        notice: Notice = {"id": self.log.events + 1, "kind": kind}
         notice.update((key, value) for key, value in fields.items() if value is not None)
         in_game = self.in_game() and self.game is not None
         if in_game:
-            notice.update(game=self.game_number, round=self.rounds, move=self.moves_made + 1)
+            notice.update(game=self.play.number, round=self.play.rounds, move=self.play.moves_made + 1)
         self.news.add(notice, in_game)
 
     def _name(self, pid: object) -> str | None:
@@ -464,22 +436,12 @@ class Table:
         self.deadline = None
 
     def _on_game(self, e: Event) -> None:
-        self.game_number = e["number"]
-        self.seed = e["seed"]
-        self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.seed, self.settings.script)
-        self.choices_logged = []
+        self.play = Play(e["number"], e["seed"])
+        self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.play.seed, self.settings.script)
         if self.settings.beat > 0 and (holds := beats(self.game)) is not None:
             holds.hold_reveals()
-        self.pending = {}
-        self.changes = {}
-        self.timed_out = []
-        self.offline = []
         self.countdown = None
         self.paused = None
-        self.ended = None
-        self.rounds = 0
-        self.moves_made = 0
-        self.stand_ins = {}
         self.news.new_game()
         for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
             del self.people[pid]  # their names are in the records of the games they played
@@ -497,9 +459,9 @@ class Table:
             person.seat = seat
             person.status = Status.SEATED
         game.start_round(sorted(seats.values()))
-        self.rounds += 1
-        self.timed_out = []
-        self.offline = []
+        self.play.rounds += 1
+        self.play.timed_out = []
+        self.play.offline = []
         self.runtime.seen_in_round = set(self.runtime.connected)
         self._after_move(e["at"])
 
@@ -507,23 +469,20 @@ class Table:
         """A placeholder for an event the log forgot (``Store.prune``): it only keeps its number."""
 
     def _on_chose(self, e: Event) -> None:
-        self.choices_logged.append(self.events + 1)  # (this event's number: ``apply`` counts it next)
+        self.play.choices_logged.append(self.log.events + 1)  # (this event's number: ``apply`` counts it next)
         seat = e["seat"]
-        if seat in self.pending:
-            self.changes[seat] = self.changes.get(seat, 0) + 1
-        self.pending[seat] = e["move"]
+        if seat in self.play.pending:
+            self.play.changes[seat] = self.play.changes.get(seat, 0) + 1
+        self.play.pending[seat] = e["move"]
 
     def _on_moves(self, e: Event) -> None:
         game = self.game
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
-        self.pending = {}
-        self.changes = {}
-        self.timed_out = [int(seat) for seat in e.get("timed_out", ())]
-        self.offline = [int(seat) for seat in e.get("offline", ())]
+        self.play.revealed([int(seat) for seat in e.get("timed_out", ())], [int(seat) for seat in e.get("offline", ())])
         self.decisions.told(moves, e)
         game.apply_joint(moves)
-        self.moves_made += 1
+        self.play.moves_made += 1
         if (holds := beats(game)) is not None and holds.held():  # every screen shows the reveal, for the beat
             self.phase = REVEAL
             self.opened_at = e["at"]
@@ -572,10 +531,10 @@ class Table:
         if game.is_over():
             self.phase = RESULTS
             self.deadline = None
-            self.records[self.game_number] = self.game_record()
-            self.finished.append(self.game_number)
-            self.prunable.extend(self.choices_logged)
-            self.choices_logged = []
+            self.log.records[self.play.number] = self.game_record()
+            self.log.finished.append(self.play.number)
+            self.log.prunable.extend(self.play.choices_logged)
+            self.play.choices_logged = []
             for person in self.people.values():
                 if person.has_chair and person.status in (Status.WAITING,):
                     person.status = Status.SEATED
@@ -597,16 +556,18 @@ class Table:
         record["names"] = names
         record["bots"] = {str(p.seat): p.bot for p in self.people.values() if p.seat is not None and p.bot}
         record["table"] = self.code
-        record["number"] = self.game_number
+        record["number"] = self.play.number
         record["history"] = list(self.news.game)  # who left, stood in, was walked out, and when (news.py)
         record["left"] = {
             str(p.seat): {"name": p.name, "reason": p.left_reason, "move": p.left_move, "round": p.left_round}
             for p in self.people.values()
             if p.seat is not None and p.status == Status.GONE
         }
-        record["stand_ins"] = {str(seat): [list(r) for r in ranges] for seat, ranges in sorted(self.stand_ins.items())}
-        if self.ended is not None:
-            record["ended"] = dict(self.ended)
+        record["stand_ins"] = {
+            str(seat): [list(r) for r in ranges] for seat, ranges in sorted(self.play.stand_ins.items())
+        }
+        if self.play.ended is not None:
+            record["ended"] = dict(self.play.ended)
         if self.game.is_over():
             record["final"] = self.game.view(None).to_json()  # what everyone saw at the end
         return record

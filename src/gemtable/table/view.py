@@ -44,9 +44,9 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
         **_listing(table, listed, to_act, queue),
         "me": _me(table, me, seat, queue, to_act),
         "state": None if game is None else game.view(seat).to_json(),
-        "results": list(table.finished),
-        "timed_out": list(table.timed_out),
-        "offline": list(table.offline),
+        "results": list(table.log.finished),
+        "timed_out": list(table.play.timed_out),
+        "offline": list(table.play.offline),
     }
 
 
@@ -65,9 +65,9 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     base_ids = {p.id for p in base}
     shared = _open({**head, **_listing(table, base, to_act, queue)})
     tail = b',"results":%s,"timed_out":%s,"offline":%s}' % (
-        _raw(list(table.finished)),
-        _raw(list(table.timed_out)),
-        _raw(list(table.offline)),
+        _raw(list(table.log.finished)),
+        _raw(list(table.play.timed_out)),
+        _raw(list(table.play.offline)),
     )
     seen = {pid: _viewer(table, pid) for pid in viewers}
     news = table.news.about_each(me.id for me, _ in seen.values() if me is not None)
@@ -104,7 +104,7 @@ class Choices:
     def choice(self, table: Table, pid: int | None) -> str | None:
         """``pid``'s own new choice, if this change made one (``None`` for everyone else)."""
         _, seat = _viewer(table, pid)
-        return table.pending.get(seat) if seat is not None and seat in self.seats else None
+        return table.play.pending.get(seat) if seat is not None and seat in self.seats else None
 
 
 def choices_only(
@@ -120,7 +120,7 @@ def choices_only(
         if event.get("type") != "chose":
             return None
         seats.add(int(event["seat"]))
-    if any(seat not in table.pending for seat in seats):
+    if any(seat not in table.play.pending for seat in seats):
         return None  # not a choice that stands (cannot happen: then the change held other events too)
     newly = tuple(sorted(p.id for p in table.people.values() if p.seat in seats and p.seat not in pending_before))
     return Choices(newly, frozenset(seats))
@@ -172,7 +172,7 @@ def _head(table: Table, now: float) -> JSON:
         "title": table.kind.title,
         "settings": _public_settings(table),
         "phase": table.phase,
-        "game_number": table.game_number,
+        "game_number": table.play.number,
         "decision": table.decision,
         "host": table.host,
         "host_owner": table.first,
@@ -188,7 +188,7 @@ def _head(table: Table, now: float) -> JSON:
         "countdown": None
         if countdown is None
         else {"by": countdown.by, "name": countdown.name, "remaining_ms": _ms(countdown.ends - now)},
-        "ended": table.ended,
+        "ended": table.play.ended,
         "news": table.news.shown(),
     }
 
@@ -198,7 +198,7 @@ def _ms(seconds: float) -> int:
 
 
 def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[JSON]:
-    connected, pending = table.runtime.connected, table.pending
+    connected, pending = table.runtime.connected, table.play.pending
     out: list[JSON] = []
     for p in listed:
         seat = p.seat
@@ -261,9 +261,9 @@ def _me(
             "seat": seat,
             "host": table.host == me.id,
             "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
-            "choice": table.pending.get(seat) if seat is not None else None,
+            "choice": table.play.pending.get(seat) if seat is not None else None,
             "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
-            "bans": [{"id": b.id, "name": b.name} for b in table.bans.values()] if table.host == me.id else [],
+            "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if table.host == me.id else [],
             "news": news[me.id] if news is not None else table.news.about(me.id),
         }
     )
