@@ -141,14 +141,19 @@ MOMENTS = (
     + """);
 window.__gtMoments = [];
 let inReveal = false, inRecap = false;
-const take = (what) => requestAnimationFrame(() => setTimeout(() => {
-  const scale = innerHeight / 1080;
-  const small = sizes().filter((x) => x.size < (x.large ? 36 : 24) * scale - 0.3)
-    .map((x) => `${x.size.toFixed(1)}px ${x.text} (${x.where})`);
-  __gtMoments.push({ what, phase: document.body.dataset.phase, text: document.querySelector('#main').innerText,
-    cards: document.querySelectorAll('#game .path li').length, least: Math.min(...sizes().map((x) => x.size)),
-    small, height: innerHeight, width: innerWidth });
-}, 300));
+// What the moment says is read when it appears (a loaded machine may be past it 300 ms later); its type sizes
+// once it is laid out.
+const take = (what) => {
+  const moment = { what, phase: document.body.dataset.phase, text: document.querySelector('#main').innerText,
+    cards: document.querySelectorAll('#game .path li').length };
+  requestAnimationFrame(() => setTimeout(() => {
+    const scale = innerHeight / 1080;
+    const small = sizes().filter((x) => x.size < (x.large ? 36 : 24) * scale - 0.3)
+      .map((x) => `${x.size.toFixed(1)}px ${x.text} (${x.where})`);
+    __gtMoments.push({ ...moment, least: Math.min(...sizes().map((x) => x.size)), small, height: innerHeight,
+      width: innerWidth });
+  }, 300));
+};
 const look = () => {
   const reveal = document.body.dataset.phase === 'reveal', recap = Boolean(document.querySelector('#game .recap'));
   if (reveal && !inReveal) take('reveal');
