@@ -37,9 +37,10 @@ def make_settings(
     script: list[list[str]] | None = None,
     countdown: float = 0.0,
     beat: float = 0.0,
+    hold_silent: bool = False,
 ) -> Settings:
-    """A table's settings; the start's countdown and the reveal's beat are off unless a test sets them
-    (``test_host.py``, ``test_beat.py``)."""
+    """A table's settings; the start's countdown, the reveal's beat and the hold of a decision nobody answered
+    are off unless a test sets them (``test_host.py``, ``test_beat.py``, ``test_silent_hold.py``)."""
     kind = find_game(game)
     preset = preset or find_manifest(game).preset(None).name
     options = options or {}
@@ -54,6 +55,7 @@ def make_settings(
         script,
         countdown=countdown,
         beat=beat,
+        hold_silent=hold_silent,
     )
 
 

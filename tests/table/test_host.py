@@ -59,7 +59,10 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
         assert view(table, pid, 21.0)["me"] is None or view(table, pid, 21.0)["me"]["choice"] == CAMP
     assert all(p["chosen"] in (True, False) for p in view(table, cy, 21.0)["people"])
     shown = view(table, None, 30.0)
-    assert shown["paused"] == {"by": ann, "name": "Ann", "remaining_ms": 6000} and shown["remaining_ms"] is None
+    assert (
+        shown["paused"] == {"by": ann, "name": "Ann", "remaining_ms": 6000, "silent": False}
+        and shown["remaining_ms"] is None
+    )
     check_all(table, 34.0)
     # A restart (the table rebuilt from its log) is still paused, with the same time left.
     again = Table.rebuild(json.loads(json.dumps(table.log.outbox)), 40.0)

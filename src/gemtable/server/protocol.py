@@ -87,8 +87,8 @@ class Host(_Client, tag="host"):
 
 class ChangeSettings(_Client, tag="settings"):
     """The host changes the settings between games (lobby or results): the preset, the options, the seconds
-    a decision (or turn) takes, the pause between rounds, the turn clock, the reveal's beat.  Fields left out stay
-    as they are."""
+    a decision (or turn) takes, the pause between rounds, the turn clock, the reveal's beat, whether a decision
+    nobody answered holds.  Fields left out stay as they are."""
 
     preset: str | None = None
     options: dict[str, Any] | None = None
@@ -96,6 +96,7 @@ class ChangeSettings(_Client, tag="settings"):
     pause: float | None = None
     turn_clock: bool | None = None
     beat: float | None = None
+    hold_silent: bool | None = None
 
 
 class Leave(_Client, tag="leave"):

@@ -92,6 +92,17 @@ class Decisions:
         bot = make_bot(table.kind.name, person.bot or "")
         return bot.choose(game.view(seat), game.legal_moves(seat), table.bot_random(seat))
 
+    def _hold(self, now: float, answered: bool) -> bool:
+        """At a deadline: hold the decision instead of revealing it by silence when nobody answered
+        (``Settings.hold_silent``; once per decision): a pause that asks whether everyone is here, the
+        decision's whole clock kept for when it is lifted.  Silent players whose phones are gone are no
+        question (nobody is there to answer; a phone that dies never holds the table up)."""
+        table = self.table
+        if answered or not table.settings.hold_silent or table.play.held == table.decision:
+            return False
+        table.emit("paused", now, silent=True, remaining=table.settings.seconds)
+        return True
+
     def _offline(self, seats: Iterable[int]) -> list[int]:
         """The seats among ``seats`` whose person's phone is gone (a walk-out or turn made for them is tagged
         so on every screen, not as an ordinary silence)."""
@@ -141,6 +152,11 @@ class Simultaneous(Decisions):
     def tick(self, game: GameState, now: float) -> None:
         table = self.table
         if table.deadline is not None and now >= table.deadline:
+            inside = self._inside_people()
+            connected = [p for p in inside if p.id in table.runtime.connected]
+            answered = not connected or any(p.seat in table.play.pending for p in inside)
+            if self._hold(now, answered):
+                return
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
             self._reveal(silent, now, timed_out=True, offline=self._offline(silent))
             return
@@ -267,7 +283,7 @@ class Turns(Decisions):
                     return
         if table.deadline is not None and now >= table.deadline:
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
-            if silent:
+            if silent and not self._hold(now, self._someone_answers(silent)):
                 self._play(silent, now, missed=True, offline=self._offline(silent))
 
     def bots_move(self, game: GameState, now: float) -> None:
@@ -305,6 +321,16 @@ class Turns(Decisions):
             if seat in missed:
                 offline = True if seat in table.play.offline else None
                 table.tell("missed", person=person.id, name=person.name, seat=seat, offline=offline)
+
+    def _someone_answers(self, silent: Iterable[int]) -> bool:
+        """Whether someone answers: no, when the seat silent now is a person's whose phone is here, and every
+        other person's last turn was played for them by the clock (a phone that is gone holds nobody up)."""
+        table = self.table
+        people = [p for p in table.people.values() if p.seat is not None and not p.is_bot and p.status != Status.GONE]
+        silent_people = [p for p in people if p.seat in set(silent) and p.id in table.runtime.connected]
+        if not silent_people:
+            return True
+        return any(p.missed == 0 for p in people if p not in silent_people)
 
     def bot_plays_for(self, person: Person) -> bool:
         """They left, or their phone is gone and turns were missed."""

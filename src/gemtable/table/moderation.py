@@ -38,6 +38,8 @@ class Paused:
     name: str
     at: float
     remaining: float | None
+    silent: bool = False
+    """Nobody answered the decision (``Settings.hold_silent``): any player may lift it, not only the host."""
 
 
 @dataclass(frozen=True)
@@ -176,9 +178,12 @@ def pause(self: Table, pid: int, now: float) -> None:
 
 
 def resume(self: Table, pid: int, now: float) -> None:
-    """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`)."""
-    host_only(self, pid)
-    if self.paused is None:
+    """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`).  A hold
+    because nobody answered (``Paused.silent``) any player lifts too: it only asks whether everyone is here."""
+    paused = self.paused
+    if paused is None or not paused.silent or not self.person(pid).has_chair:
+        host_only(self, pid)
+    if paused is None:
         return
     self.emit("resumed", now, by=pid)
     self.decisions.settle(now)
@@ -256,10 +261,16 @@ def on_unbanned(self: Table, e: Event) -> None:
 
 def on_paused(self: Table, e: Event) -> None:
     remaining = e.get("remaining")
-    name = self._name(e["by"]) or ""
-    self.paused = Paused(e["by"], name, e["at"], None if remaining is None else float(remaining))
+    silent = bool(e.get("silent"))
+    by = int(e.get("by", 0))
+    name = self._name(by) or ""
+    self.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent)
     self.deadline = None
-    self.tell("paused", by=name)
+    if silent:
+        self.play.held = self.decision
+        self.tell("silent")
+    else:
+        self.tell("paused", by=name)
 
 
 def on_resumed(self: Table, e: Event) -> None:

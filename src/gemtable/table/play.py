@@ -37,6 +37,8 @@ class Play:
     stand_ins: dict[int, list[list[int | None]]] = field(default_factory=dict)
     """Turn-based games: per seat, the moves from which (and until which, or None) a bot played it for its
     person."""
+    held: int = 0
+    """The last decision held because nobody answered it (``Settings.hold_silent``: one hold per decision)."""
     ended: JSON | None = None
     """The game was ended early: ``{"by": name, "move": n}`` (None: played to its end, or in play)."""
 

@@ -34,7 +34,7 @@ the relic, the split of the path) before the game goes on (the expedition's next
 BEATS = (0.0, 10.0)
 """The seconds of the reveal's beat (0: none, the next card at once)."""
 ABSENT = (1.0, 3600.0)
-CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock", "beat")
+CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock", "beat", "hold_silent")
 """The settings a host may change between games (``revised``, the ``settings`` message)."""
 
 
@@ -65,6 +65,12 @@ class Settings:
     beat: float = 0.0
     """Seconds of the reveal's beat, in a game that holds its reveals (``games.api.Beats``): :data:`BEAT` for a
     table the server creates; none for settings made without one (an older log is rebuilt as it was played)."""
+    hold_silent: bool = False
+    """Whether a decision nobody answered holds instead of revealing (the table's reading of "silence means
+    camp", ``docs/expedition.md``): at the deadline, when no player to act (not counting bots) chose a move,
+    the table pauses and asks "Is everyone here?"; any player or the host lifts it, and the decision gets its
+    whole clock again.  One hold per decision.  On for a table the server creates; off for settings made
+    without it (an older log is rebuilt as it was played)."""
 
     def to_json(self) -> JSON:
         return {
@@ -79,6 +85,7 @@ class Settings:
             "absent_grace": self.absent_grace,
             "countdown": self.countdown,
             "beat": self.beat,
+            "hold_silent": self.hold_silent,
         }
 
     @classmethod
@@ -99,7 +106,7 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
         script = data.get("script")
         if script is not None and not allow_scripts:
             raise TableError("bad-request", "scripted decks are switched off on this server")
-        base = Settings(game.name, manifest.preset(None).name, {}, None, script=script, beat=BEAT)
+        base = Settings(game.name, manifest.preset(None).name, {}, None, script=script, beat=BEAT, hold_silent=True)
         settings = _revised(base, data, "bad-request")
         settings.absent_grace = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", *ABSENT, "bad-request")
         settings.countdown = _number(data.get("countdown", COUNTDOWN), "countdown", *COUNTDOWNS, "bad-request")
@@ -111,8 +118,9 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
 
 
 def revised(settings: Settings, changes: object) -> Settings:
-    """The settings after the host's changes between games (``preset``, ``options``, ``seconds``,
-    ``pause``, ``turn_clock``, ``beat``; the game and a scripted deck stay); :class:`TableError` ``bad-settings``."""
+    """The settings after the host's changes between games (``preset``, ``options``, ``seconds``, ``pause``,
+    ``turn_clock``, ``beat``, ``hold_silent``; the game and a scripted deck stay); :class:`TableError`
+    ``bad-settings``."""
     if not isinstance(changes, dict):
         raise TableError("bad-settings", "send the settings as an object")
     unknown = set(changes) - set(CHANGEABLE)
@@ -139,7 +147,10 @@ def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
     beat = _number(data.get("beat", base.beat), "beat", *BEATS, code)
     turn_clock = data.get("turn_clock", base.turn_clock)
     if not isinstance(turn_clock, bool):
-        turn_clock = bool(turn_clock) if code == "bad-request" else _no_bool(code)
+        turn_clock = bool(turn_clock) if code == "bad-request" else _no_bool("turn_clock", code)
+    hold_silent = data.get("hold_silent", base.hold_silent)
+    if not isinstance(hold_silent, bool):
+        hold_silent = bool(hold_silent) if code == "bad-request" else _no_bool("hold_silent", code)
     return replace(
         base,
         preset=preset,
@@ -149,11 +160,12 @@ def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
         pause=pause,
         turn_clock=turn_clock,
         beat=beat,
+        hold_silent=hold_silent,
     )
 
 
-def _no_bool(code: str) -> bool:
-    raise TableError(code, "turn_clock must be true or false")
+def _no_bool(name: str, code: str) -> bool:
+    raise TableError(code, f"{name} must be true or false")
 
 
 def _number(value: Any, name: str, low: float, high: float, code: str) -> float:

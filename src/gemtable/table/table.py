@@ -266,7 +266,8 @@ class Table:
             raise TableError("stale", "too late: that decision has been revealed")
         if game is None or self.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
-        if self.paused is not None and not self.decisions.chooses_while_paused:
+        silent_hold = self.paused is not None and self.paused.silent
+        if self.paused is not None and not silent_hold and not self.decisions.chooses_while_paused:
             raise TableError("paused", "the game is paused: wait for the host to resume it")
         if decision is not None and decision != self.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
@@ -277,6 +278,8 @@ class Table:
             raise TableError("not-your-turn", "it is not your turn to choose")
         if not isinstance(move, str) or move not in game.legal_moves(seat):
             raise TableError("illegal-move", f"{str(move)[:40]!r} is not a move you can make now")
+        if silent_hold:  # the table asked whether everyone is here: a move answers it
+            self.emit("resumed", now, by=pid)
         self.decisions.choose(seat, move, now)
 
     # --- the clock ------------------------------------------------------------------------

@@ -184,6 +184,7 @@ def _head(table: Table, now: float) -> JSON:
             "by": paused.by,
             "name": paused.name,
             "remaining_ms": None if paused.remaining is None else round(paused.remaining * 1000),
+            "silent": paused.silent,
         },
         "countdown": None
         if countdown is None
@@ -292,6 +293,7 @@ def _settings_json(s: Settings) -> JSON:
         "pause": s.pause,
         "turn_clock": s.turn_clock,
         "beat": s.beat,
+        "hold_silent": s.hold_silent,
         "absent_grace": s.absent_grace,
         "scripted": s.script is not None,
     }

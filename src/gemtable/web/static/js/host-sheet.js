@@ -152,10 +152,13 @@ function settingsView(app) {
   const clock = h('label', { class: 'check' },
     h('input', { id: 'set-clock', type: 'checkbox', role: 'switch', checked: s.turn_clock }), ' ',
     h('span', { text: t(turns ? 'opt.turn_clock' : 'opt.decision_clock') }));
+  const hold = h('label', { class: 'check' },
+    h('input', { id: 'set-hold', type: 'checkbox', role: 'switch', checked: Boolean(s.hold_silent) }), ' ',
+    h('span', { text: t('opt.hold_silent') }));
   const form = h('form', { class: 'settings-form', method: 'dialog' },
     h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
-    options, clock,
+    options, clock, hold,
     h('label', { for: 'set-seconds', text: t(turns ? 'start.seconds_turn' : 'start.seconds') }), seconds,
     beat ? [h('label', { for: 'set-beat', text: t('host.beat') }), beat, h('p', { class: 'hint', text: t('host.beat_hint') })] : null,
     h('p', { class: 'hint', text: t('host.settings_hint') }),
@@ -173,6 +176,7 @@ function settingsView(app) {
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
     message.turn_clock = $('#set-clock', form).checked;
+    message.hold_silent = $('#set-hold', form).checked;
     if (beat) message.beat = Number(beat.value);
     app.ui.send(message);
     close();

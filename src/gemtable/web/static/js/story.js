@@ -44,6 +44,7 @@ export function noticeText(n, game) {
     case 'lost_chair': return word(game, 'news.lost_chair', v);
     case 'host': return word(game, `news.host_${['handed', 'left', 'absent', 'back'].includes(n.reason) ? n.reason : 'other'}`, v);
     case 'paused': return word(game, 'news.paused', v);
+    case 'silent': return word(game, 'news.silent', v);
     case 'resumed': return word(game, 'news.resumed', v);
     case 'countdown': return word(game, 'news.countdown', v);
     case 'cancelled': return word(game, n.reason === 'too-few' ? 'news.cancelled_few' : 'news.cancelled', v);

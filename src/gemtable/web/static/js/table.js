@@ -316,7 +316,7 @@ function effects(app) {
   const now = app.table.phase;
   if (was !== now && now === 'lobby') say.push(t('lobby.title', { code: app.code }));
   const paused = app.table.paused;
-  if (Boolean(paused) !== Boolean(app.prev.paused)) say.push(paused ? t('pause.by', { name: paused.name }) : t('pause.over'));
+  if (Boolean(paused) !== Boolean(app.prev.paused)) say.push(paused ? pauseWord(paused) : t('pause.over'));
   const counting = app.table.countdown && !app.prev.countdown;
   if (counting) say.push(t('count.by', { name: app.table.countdown.name }));
   if (counting || (playing(now) && !playing(was))) {  // a start: the sheets close, so nothing covers the moves
@@ -496,13 +496,14 @@ function renderBanner(app) {
 }
 
 function pausedBlock(app) {
-  const table = app.table;
-  const host = Boolean(table.me && table.me.host);
-  return [h('p', { class: 'huge', text: t('pause.by', { name: table.paused.name }) }),
-    h('p', { text: host ? t('pause.hint_host') : table.me ? t('pause.hint') : t('pause.hint_watch') }),
-    host ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume', text: t('host.resume'),
-      on: { click: () => app.ui.send({ type: 'resume' }) } }) : null];
+  const { me, paused } = app.table, host = me?.host, silent = paused.silent;
+  return [h('p', { class: 'huge', text: pauseWord(paused) }),
+    h('p', { text: t(silent ? 'pause.silent_hint' : host ? 'pause.hint_host' : me ? 'pause.hint' : 'pause.hint_watch') }),
+    host || (silent && me?.chair != null) ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume',
+      text: t(silent ? 'pause.here' : 'host.resume'), on: { click: () => app.ui.send({ type: 'resume' }) } }) : null];
 }
+
+const pauseWord = (p) => (p.silent ? t('pause.silent') : t('pause.by', { name: p.name }));
 
 function countdownBlock(app) {
   const table = app.table;
@@ -684,7 +685,7 @@ function tickClock(app) {
   }
   if (table.paused) {  // the clock stops where it was, and says who stopped it
     const left = table.paused.remaining_ms;
-    text($('#clock-label'), t('pause.by', { name: table.paused.name }));
+    text($('#clock-label'), pauseWord(table.paused));
     text($('#clock-num'), left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) }));
     $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`;
     el.classList.remove('urgent');

@@ -1,0 +1,43 @@
+"""The night, round two (issue 41), through the pages in a real Chromium against a real server, at 390×844
+over a non-local name: a cave nobody answers holds and asks "Is everyone here?" on every phone and the TV, and
+any player lifts it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.harness import ServerProcess
+from tests.web.a11y import assert_accessible
+from tests.web.conftest import Browser
+from tests.web.test_play import join, tap
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_cave_nobody_answers_asks_whether_everyone_is_here(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table(script=[["1"] * 30], options={"caves": 1}, seconds=3, hold_silent=True)
+    ann = browser.phone("ann")
+    join(ann, code, "Ann")
+    bob = browser.phone("bob")
+    join(bob, code, "Bob")
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    expect(tv.locator("main")).to_contain_text("Bob")
+    ann.locator("#start").tap()
+    expect(bob.locator("#move-deeper")).to_be_visible()
+    # Nobody taps: at the deadline nothing is revealed; every screen asks.
+    for page in (ann, bob, tv):
+        expect(page.locator("#banner")).to_contain_text("Is everyone here?", timeout=15_000)
+    expect(bob.locator(".reveal")).to_have_count(0)
+    assert_accessible(bob, "a held cave (a player's phone)")
+    # Bob is not the host, and he may say the table is here.
+    resume = bob.get_by_role("button", name="We're here: go on")
+    expect(resume).to_be_visible()
+    resume.tap()
+    for page in (ann, bob, tv):
+        expect(page.locator("#banner")).to_be_hidden()
+    expect(bob.locator("#move-deeper")).to_be_visible()
+    # Now Ann answers and Bob stays silent: one silent player among answering ones walks out (no hold).
+    tap(ann, "deeper")
+    expect(bob.locator("main")).to_contain_text("Bob walked out", timeout=15_000)
