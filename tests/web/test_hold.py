@@ -16,7 +16,9 @@ from playwright.sync_api import expect
 from tests.server.harness import ServerProcess
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
+from tests.web.crowd import Crowd
 from tests.web.test_play import join, small_targets, tap
+from tests.web.test_stage import PREFIX, TEXT_SIZES, off_stage, overlaps, set_lang
 
 pytestmark = pytest.mark.browser
 
@@ -198,3 +200,134 @@ def test_leave_asks_in_the_page_s_own_dialog(server: ServerProcess, browser: Bro
     expect(ann.locator("#lobby-count")).to_have_text("1 of 8 chairs taken")
     expect(bob.locator("#join-name")).to_be_visible()  # looking on, asked for a name to play again
     assert browser_dialogs == []
+
+
+# --- the TV holds: fixed regions, each shrinking its own content ----------------------------------------------
+
+LONG = ["5", "snakes", "7", "1", "spiders", "11", "2", "relic", "3", "mummies", "4", "9", "13", "fire", "14", "5"]
+LONG += ["rockfall", "15", "fire"]  # 18 cards on the path, then a second fire: the cave collapses at card 19
+SEATED = [
+    "Zsófia Kovács-Nagyváradi",
+    "Bartholomew Fitzgerald",
+    "たかはしさくらこ・ミッドナイト",
+    "Erzsébet Szentgyörgyi",
+    "Maximilian Oberhauser",
+    "さくらこ",
+    "Gergely Tóth-Bárány",
+    "Christopher Montgomery",
+]
+QUEUED = ["Kunigunda Pálfi-Horváth", "やまもとゆういちろう"]
+TV_SIZES = ((1920, 1080), (1280, 720), (3840, 2160))
+FLOOR = {720: 20.0, 1080: 28.0}  # px: the TV's smallest text at 720p and at 1080p (the sofa's floor)
+
+HOLDS = """() => {
+  const bad = [];
+  const de = document.documentElement;
+  if (de.scrollHeight > innerHeight) bad.push(`scrolls: ${de.scrollHeight} > ${innerHeight}`);
+  if (de.scrollWidth > innerWidth) bad.push(`scrolls sideways: ${de.scrollWidth} > ${innerWidth}`);
+  const qr = [...document.querySelectorAll('#lobby-qr .qr, #corner-qr .qr')].find((q) => q.getClientRects().length);
+  if (!qr) bad.push('no join QR code');
+  else {
+    const r = qr.getBoundingClientRect();
+    const off = r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight;
+    if (off) bad.push(`the QR code is off: ${r.bottom}`);
+    if (r.width < innerHeight * 0.16) bad.push(`the QR code is small: ${r.width}`);
+    for (let box = qr.parentElement; box && box !== document.body; box = box.parentElement) {
+      const b = box.getBoundingClientRect();
+      if (getComputedStyle(box).overflow !== 'visible' && (r.top < b.top - 1 || r.bottom > b.bottom + 1)) {
+        bad.push(`the QR code is cut by ${box.className}`);
+      }
+    }
+  }
+  // "What happened" and "Lately": whole lines only, at least one of them, none cut by its box
+  for (const box of document.querySelectorAll('#results-story:not([hidden]), #tv-news:not([hidden])')) {
+    if (!box.getClientRects().length) continue;
+    const b = box.getBoundingClientRect();
+    const lines = [...box.querySelectorAll('li')].filter((li) => li.getClientRects().length);
+    const whole = lines.filter((li) => {
+      const r = li.getBoundingClientRect();
+      return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.bottom <= innerHeight;
+    });
+    if (!whole.length) bad.push(`#${box.id}: no line shown whole`);
+    for (const li of lines) {
+      const r = li.getBoundingClientRect();
+      if (!whole.includes(li) && r.top < b.bottom - 1 && r.bottom > b.top) bad.push(`#${box.id}: a line cut`);
+    }
+  }
+  return bad;
+}"""
+
+
+def floor_text(tv: Any) -> list[str]:
+    """Texts under the sofa's floor (FLOOR, by the TV's height)."""
+    least = FLOOR.get(tv.viewport_size["height"])
+    if least is None:
+        return []
+    return [
+        f"{t['size']:.1f}px < {least:.0f}: {t['text']!r} ({t['where']})"
+        for t in tv.evaluate(TEXT_SIZES)
+        if t["size"] < least - 0.3
+    ]
+
+
+def holds(tv: Any, state: str, problems: list[str], shot: Any, langs: tuple[str, ...] = ("en", "ja", "hu")) -> None:
+    """The TV at each size and in each language: no scrolling, the stage and the join QR code whole, the floor."""
+    for width, height in TV_SIZES:
+        tv.set_viewport_size({"width": width, "height": height})
+        for lang in langs if height < 2000 else ("hu",):
+            set_lang(tv, lang)
+            found = tv.evaluate(HOLDS) + off_stage(tv) + floor_text(tv) + overlaps(tv)
+            problems += [f"{state} {height}p [{lang}]: {p}" for p in found]
+        if height < 2000:
+            shot(tv, f"{PREFIX}hold-{state}-{height}p-{langs[-1]}")
+    tv.set_viewport_size({"width": 1920, "height": 1080})
+
+
+def test_the_tv_holds_at_every_size(server: ServerProcess, browser: Browser, shot: Any) -> None:
+    """Eight chairs with long names and two people queueing, a path of 18 cards: the lobby, a decision, the host's
+    pause, the collapse's recap and the results (with a story), each at 1920×1080, 1280×720 and 3840×2160 in
+    English, Hungarian and Japanese: the TV never scrolls, the join QR code is whole, the text floor holds."""
+    code = server.create_table(script=[LONG], options={"caves": 1}, seconds=60, pause=30)
+    tv = browser.tv("hold-tv")
+    tv.clock.install()
+    tv.goto(f"/t/{code}/tv")
+    crowd = Crowd(server.ws)
+    problems: list[str] = []
+    try:
+        crowd.join(code, *SEATED, *QUEUED)
+        expect(tv.locator("#queue li")).to_have_count(2)
+        holds(tv, "lobby", problems, shot)
+        host = crowd.clients[SEATED[0]]
+        crowd.do(lambda _: host.start())
+        expect(tv.locator("#game .path li")).to_have_count(1)
+        for leaver in SEATED[6:]:  # two leave with what they carry: the story has something to tell
+            crowd.run(crowd.clients[leaver].leave())  # (and the two queueing have their chairs for the next game)
+
+        def everyone(names: list[str]) -> None:
+            async def go(c: dict[str, Any]) -> None:
+                for name in names:
+                    await c[name].until(lambda s: bool((s.get("me") or {}).get("moves")))
+                    await c[name].choose("deeper")
+
+            crowd.do(go)
+
+        for card in range(2, 19):
+            everyone(SEATED[:6])
+            expect(tv.locator("#game .path li:not(.earlier)")).to_have_count(card)
+        everyone(SEATED[1:6])  # all but the host: the TV waits for her
+        expect(tv.locator("#waiting-for")).to_be_visible()
+        holds(tv, "deciding", problems, shot)
+        crowd.do(lambda c: host.pause())
+        expect(tv.locator("#banner")).to_be_visible()
+        holds(tv, "paused", problems, shot)
+        crowd.do(lambda c: host.resume())
+        everyone(SEATED[:1])
+        expect(tv.locator("#game .recap")).to_be_visible()
+        holds(tv, "recap", problems, shot)
+        tv.clock.fast_forward(31_000)
+        expect(tv.locator("#results table.scores")).to_be_visible()
+        expect(tv.locator("#results-story li")).to_have_count(2)
+        holds(tv, "results", problems, shot)
+    finally:
+        crowd.close()
+    assert not problems, "\n".join(problems[:60])

@@ -110,7 +110,7 @@ export function listNames(seats, names) {
 function roster(v) {
   const players = new Map((v.state?.players || []).map((p) => [p.seat, p]));
   const rows = v.table.people
-    .filter((p) => p.chair !== null || (p.seat !== null && players.has(p.seat)))
+    .filter((p) => (p.chair !== null && v.mode !== 'tv') || (p.seat !== null && players.has(p.seat)))
     .map((p) => ({ person: p, player: p.seat !== null ? players.get(p.seat) || null : null }));
   const order = (r) => (r.person.chair === null ? 99 : r.person.chair);
   return rows.sort((a, b) => order(a) - order(b));

@@ -46,7 +46,7 @@ export function renderResults(el, data, ui) {
     h(data.heading || 'h2', { class: 'results-title', text: t('results.title') }),
     data.ended ? h('p', { class: 'ended-line', text: t('results.ended', { by: data.ended.by || t('news.someone') }) }) : null,
     winText ? h('p', { class: 'winner-line' }, icon('star'), h('span', { text: winText })) : null,
-    h('table', { class: 'scores' },
+    h('table', { class: ['scores', !seats.some((seat) => players.get(seat)?.relics.length) && 'no-relics'] },
       h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('exp.place') }),
         h('th', { scope: 'col', text: t('results.player') }),
         h('th', { scope: 'col', text: rubies(rules) ? t('word.rubies_col') : t('word.gems_col') }),

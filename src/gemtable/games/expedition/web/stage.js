@@ -2,7 +2,8 @@
 // the reveal, the cave, the path as large as the screen allows, the explorers in large type, and the hazards in
 // the side column. The TV's type scale is tv.css's; what a game needs of the stage beyond it is here.
 
-import { put } from '/static/js/dom.js';
+import { h, put } from '/static/js/dom.js';
+import { t } from '/static/js/i18n.js';
 
 /** Draw the cave on the stage: ``parts`` are page.js's pieces of it (reveal, head, path, pathFoot, players,
  *  danger); ``local`` is the page module's memory for this table. */
@@ -28,28 +29,46 @@ export function renderStage(el, v, parts, local) {
 }
 
 /** The largest cards that let the whole path fit its box (cards shrink as the path grows). A card too small
- *  to print its name in the TV's smallest type (24 px at 1080p) shows its drawing alone (``tight``): the
- *  drawing and the card's label say what it is. */
+ *  to print its name in the TV's smallest type shows its drawing alone (``tight``): the drawing and the card's
+ *  label say what it is. Cards never get smaller than 2.4 times that type (its value stays above it): a path
+ *  longer than its box at that size shows its last cards, after a chip "+5 earlier" in the place of the rest. */
 function fitPath(path) {
+  path.querySelector(':scope > .earlier')?.remove();
+  const cards = [...path.children];
+  for (const li of cards) li.classList.remove('before');
   const width = path.clientWidth;
   const height = path.clientHeight;
   if (!width || !height) return;
-  const n = Math.max(1, path.children.length);
+  const n = Math.max(1, cards.length);
   const style = getComputedStyle(path);
   const gap = parseFloat(style.columnGap) || 8;
   const rowGap = parseFloat(style.rowGap) || gap;
+  const small = parseFloat(style.fontSize) || 20;  // the TV's smallest type (tv.css: .path at --s)
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   const badge = rem * 0.5;  // the gems lying on a card hang below it
-  let best = 20;
-  for (let w = Math.floor(rem * 13); w >= 20; w -= 1) {
-    const tall = w * 1.36 + Math.max(w * 0.12, badge);
-    const cols = Math.max(1, Math.floor((width + gap) / (w + gap)));
-    const rows = Math.ceil(n / cols);
-    if (rows * tall + (rows - 1) * rowGap <= height) {
+  const tall = (w) => w * 1.36 + Math.max(w * 0.12, badge);
+  const cols = (w) => Math.max(1, Math.floor((width + gap) / (w + gap)));
+  const rows = (w) => Math.floor((height + rowGap) / (tall(w) + rowGap));
+  const least = Math.ceil(small * 2.4);
+  let best = least;
+  for (let w = Math.floor(rem * 13); w > least; w -= 1) {
+    if (cols(w) * rows(w) >= n) {
       best = w;
       break;
     }
   }
   path.style.setProperty('--cw', `${best}px`);
-  path.classList.toggle('tight', best * 0.147 < rem * 0.93);
+  if (cols(best) * Math.max(1, rows(best)) < n) {  // the last cards that fit, after the chip (which takes a card's place or more)
+    const chip = h('li', { class: 'earlier' });
+    path.prepend(chip);
+    let before = 0;
+    for (;;) {
+      chip.textContent = t('exp.earlier', { n: before });
+      const room = cols(best) * Math.max(1, rows(best)) - Math.ceil((chip.offsetWidth + gap) / (best + gap));
+      if (before >= n - room) break;
+      before = n - room;
+    }
+    cards.slice(0, before).forEach((li) => li.classList.add('before'));
+  }
+  path.classList.toggle('tight', best * 0.147 < small);
 }

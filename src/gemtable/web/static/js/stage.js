@@ -36,13 +36,81 @@ export function renderStage(app) {
       h('span', { class: 'lbl', text: t('tv.waiting_for') }), ' ',
       h('b', { text: listed(waiting.map(personName)) })));
   }
+  const next = inGame ? table.people.filter((p) => p.chair !== null && p.status === 'waiting') : [];
+  if (next.length) {  // seated for the next game (the stage shows this game's players)
+    lines.push(h('p', { class: 'tv-queue', id: 'tv-next', text: t('tv.next', { names: listed(next.map(personName)) }) }));
+  }
   if (queue.length) {
     const names = listed(queue.map(personName)) + (more ? t('list.comma') + t('tv.more', { n: more }) : '');
     lines.push(h('p', { class: 'tv-queue', id: 'tv-queue', text: t('tv.queue', { n: queue.length + more, names }) }));
   }
   show(foot, lines.length > 0);
   put(foot, lines);
+  fitLines(app);
 }
+
+/** The results chart's words at the TV's smallest type whatever the size its drawing is shown at. */
+function chartText() {
+  const small = parseFloat(getComputedStyle(document.body).fontSize) || 20;
+  for (const svg of document.querySelectorAll('#results .chart-svg')) {
+    const scale = svg.getScreenCTM()?.a;
+    if (scale) svg.style.setProperty('--tick', `${(small / scale).toFixed(2)}px`);
+  }
+}
+
+const STORY_PAGE = 8000;  // ms each page of a long "What happened" is shown
+let page = { from: 0, timer: null, app: null };
+
+/** "Lately" and the results' "What happened" show whole lines only: a line its box would cut is left out
+ *  (``off``, the newest of "Lately" come first); a story longer than its box pages on a timer, from the line
+ *  after the last one shown. Again at every drawing and when the screen changes size. */
+function fitLines(app) {
+  page.app = app;
+  chartText();
+  wholeLines(document.getElementById('tv-news'), 0);
+  const story = document.getElementById('results-story');
+  const all = story && !story.hidden ? story.querySelectorAll('.story li').length : 0;
+  if (page.from >= all) page.from = 0;
+  const shown = wholeLines(story, page.from);
+  const paging = all > 0 && shown < all;
+  if (paging && !page.timer) {
+    page.timer = setInterval(() => {
+      const box = document.getElementById('results-story');
+      const count = box ? box.querySelectorAll('.story li').length : 0;
+      page.from = box && !box.hidden ? page.from + Math.max(1, wholeLines(box, page.from)) : 0;
+      if (page.from >= count) page.from = 0;
+      wholeLines(box, page.from);
+    }, STORY_PAGE);
+  } else if (!paging && page.timer) {
+    clearInterval(page.timer);
+    page.timer = null;
+    page.from = 0;
+  }
+}
+
+/** The lines of ``box``'s list from line ``from`` that it shows whole (the others hidden); how many. */
+function wholeLines(box, from) {
+  const list = box && !box.hidden ? box.querySelector('.story') : null;
+  if (!list) return 0;
+  box.classList.remove('none');
+  const items = [...list.children];
+  items.forEach((li, i) => {
+    li.hidden = i < from;
+    li.classList.remove('off');
+  });
+  const bottom = list.getBoundingClientRect().bottom + 1;
+  let cut = false;
+  let shown = 0;
+  for (const li of items.slice(from)) {
+    cut = cut || li.getBoundingClientRect().bottom > bottom;
+    li.classList.toggle('off', cut);
+    if (!cut) shown += 1;
+  }
+  box.classList.toggle('none', !shown);  // no room for one whole line: the box is left out
+  return shown;
+}
+
+addEventListener('resize', () => { if (page.app) fitLines(page.app); });
 
 /** The lobby's people, each with the mark of the seat they will play (a game's own, ``seatMark`` of its module,
  *  as Booty Hunter's colours; else seat-style.js's): seats go out in chair order to those not away, or are the

@@ -631,7 +631,8 @@ function renderLobby(app) {
 /** The lobby's "Lately": the newest notices, so that what happened stays on every screen after its toast. */
 function renderRecent(app, el) {
   if (!el) return;
-  const lines = story ? (app.table.news || []).filter(told).slice(-RECENT_SHOWN).reverse()
+  const now = (n) => told(n) && (!playing(app.table.phase) || n.game === app.table.game_number);  // a game: its own
+  const lines = story ? (app.table.news || []).filter(now).slice(-RECENT_SHOWN).reverse()
     .map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
   show(el, lines.length > 0);
   put(el, lines.length ? [h('h3', { text: t('lobby.recent') }),
