@@ -230,9 +230,9 @@ def _chart(chart: Mapping[str, Any], top: int, words: Mapping[str, Any], marks: 
         out.append(f'<line x1="{left}" x2="{right}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#ddd5c7"/>')
         out.append(_text(left - 10, round(ty + 5), str(tick), 14, fill=MUTED, anchor="end"))
     group = (right - left) / steps
-    bar = group * 0.8 / len(series)
+    bar = min(group * 0.8 / len(series), 40.0)  # (a game of one cave and two players: no slabs)
     for step in range(steps):
-        gx = left + step * group + group * 0.1
+        gx = left + step * group + (group - bar * len(series)) / 2
         for k, (seat, values) in enumerate(series):
             value = values[step] if step < len(values) else 0
             h = plot_h * max(0, value) / most
@@ -246,7 +246,14 @@ def _chart(chart: Mapping[str, Any], top: int, words: Mapping[str, Any], marks: 
                 r = min(bar / 2 - 1.5, 6.0)
                 out.append(_seat_mark(seat, x + bar / 2, plot_top + plot_h - h - r - 3, r))
         out.append(
-            _text(round(gx + group * 0.4), plot_top + plot_h + 22, str(step + 1), 14, fill=MUTED, anchor="middle")
+            _text(
+                round(left + (step + 0.5) * group),
+                plot_top + plot_h + 22,
+                str(step + 1),
+                14,
+                fill=MUTED,
+                anchor="middle",
+            )
         )
     bottom = plot_top + plot_h + 48
     out.append(_text((left + right) // 2, bottom, _t(words, str(chart.get("x", ""))), 16, fill=MUTED, anchor="middle"))
