@@ -35,8 +35,8 @@ function item(game) {
     h('p', { class: 'winner-line', text: winLine(game) + (game.ended ? ` (${t('night.ended')})` : '') }),
     h('p', { class: 'note', text: t('night.scores', { list: seats.map((seat) => `${nameOf(game, seat)} ${scores[seat]}`).join(', ') }) }),
     h('p', { class: 'row wrap night-links' },
-      h('a', { class: 'tap', href: `${base}/card.svg?lang=${currentLang()}`, download: `gemtable-${code}-game-${game.number}.svg`, text: t('results.card') }),
-      h('a', { class: 'tap', href: `${base}/record.json`, download: `gemtable-${code}-game-${game.number}.json`, text: t('results.record') })));
+      h('a', { class: 'tap', href: `${base}/card.svg?lang=${currentLang()}`, download: `gemtable-${code}-game-${game.number}.svg`, text: t('keep.card') }),
+      h('a', { class: 'tap', href: `${base}/record.json`, download: `gemtable-${code}-game-${game.number}.json`, text: t('keep.record') })));
 }
 
 function render() {

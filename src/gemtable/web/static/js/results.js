@@ -6,7 +6,7 @@
 // once, as a spectator).
 
 import { h, $, put } from './dom.js';
-import { t, initLang, langSwitch, onLang, useGame, currentLang } from './i18n.js';
+import { t, initLang, langSwitch, onLang, useGame, currentLang, loadTexts } from './i18n.js';
 import { gameModule } from './catalogue.js';
 
 const parts = location.pathname.split('/');
@@ -62,7 +62,7 @@ function keep() {
   const names = winners.map((seat) => (record.names || {})[String(seat)]).filter(Boolean);
   const win = names.length === 1 ? t('results.winner', { name: names[0] })
     : names.length ? t('results.winners', { names: names.join(', ') }) : '';
-  img.alt = `${t('results.card_alt', { n: number })} ${win}`.trim();
+  img.alt = `${t('keep.card_alt', { n: number })} ${win}`.trim();
   Object.assign($('#card-link'), { href: card, download: `${file}.svg` });
   Object.assign($('#record-link'), { href: `${base}/record.json`, download: `${file}.json` });
   $('#night-link').href = `/t/${code}/night`;
@@ -71,6 +71,7 @@ function keep() {
 
 async function main() {
   await initLang([]);  // the record's game's texts come with it
+  await loadTexts('night');  // (Keep this game)
   $('#lang-slot').replaceWith(langSwitch());
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   $('#again').href = `/t/${code}`;
