@@ -90,10 +90,10 @@ def folder(manifest: Manifest) -> Path:
 
 def game_parts(manifest: Manifest) -> set[Path]:
     """The modules of a game's folder that are not its rules: the manifest and what it names (bots, report,
-    batch mode, benchmark, probes), which may use the rest of gemtable; the rules may not use them."""
+    batch mode, benchmark, probes, result card), which may use the rest of gemtable; the rules may not use them."""
     parts = {folder(manifest) / "manifest.py"}
     refs = [manifest.bots, manifest.named_bots, manifest.report, manifest.batch, manifest.benchmark]
-    refs += [manifest.baseline, manifest.probes]
+    refs += [manifest.baseline, manifest.probes, manifest.card]
     for ref in (ref for ref in refs if ref):
         path = SRC.joinpath(*manifest.module(ref)[0].split(".")[1:]).with_suffix(".py")
         assert folder(manifest) in path.parents and path.is_file(), f"{manifest.name} names {ref}, not in its folder"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gemtable.cli import main
 from gemtable.play import play_bots
 
@@ -122,3 +124,28 @@ def test_unknown_names_are_clear_errors() -> None:
     assert result.returncode == 2 and "clairvoyant" in result.stderr
     result = gemtable("simulate", "chess")
     assert result.returncode == 2 and "unknown game" in result.stderr
+
+
+def test_replay_prints_the_names_and_places_a_tables_record_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = play_bots("expedition", {"preset": "table"}, ["odds", "cautious", "random"], 11).record().to_json()
+    scores = record["scores"]
+    path = tmp_path / "game.json"
+    names = {"0": "Réka", "1": "שלום\x1b[2J", "2": "Gergő 🎲"}  # (a name cannot move the terminal's cursor)
+    path.write_text(json.dumps({**record, "names": names}), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    places = [1 + sum(other > score for other in scores) for score in scores]
+    assert [line.split()[0] for line in lines[1:4]] == [
+        f"{p}{'st' if p == 1 else 'nd' if p == 2 else 'rd'}" for p in places
+    ]
+    assert (
+        f"Réka (seat 0): {scores[0]}" in lines[1] and "שלום[2J (seat 1)" in lines[2] and "Gergő 🎲 (seat 2)" in lines[3]
+    )
+    assert main(["replay", str(path), "--json"]) == 0
+    outcome = json.loads(capsys.readouterr().out)
+    assert outcome["names"] == ["Réka", "שלום[2J", "Gergő 🎲"] and outcome["places"] == places
+    path.write_text(json.dumps({k: v for k, v in record.items() if k != "names"}))  # a record without names
+    assert main(["replay", str(path)]) == 0
+    assert f"seat 0: {scores[0]}" in capsys.readouterr().out

@@ -211,7 +211,8 @@ def _replay(args: argparse.Namespace) -> int:
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise GameError(f"{args.file} is not a JSON game record: {reason}") from exc
-    record = GameRecord.from_json(data.get("record", data) if isinstance(data, dict) else data)
+    raw_record = data.get("record", data) if isinstance(data, dict) else data
+    record = GameRecord.from_json(raw_record)
     if record.scores is None or record.winners is None:
         raise GameError(f"{args.file} holds no result (scores and winners) to check the replay against")
     state = replay(record)
@@ -219,21 +220,45 @@ def _replay(args: argparse.Namespace) -> int:
         raise GameError(f"{args.file} records a result, but its {len(record.inputs)} inputs do not finish the game")
     scores, winners = state.scores(), state.winners()
     matches = _same_scores(record.scores, scores) and sorted(record.winners) == winners
+    names = _seat_names(raw_record, len(scores))
+    places = [1 + sum(1 for other in scores if other > score) for score in scores]  # a tie shares its place
     outcome = {
         "game": record.game,
         "over": state.is_over(),
         "scores": scores,
         "winners": winners,
+        "places": places,
+        "names": names,
         "matches_record": matches,
     }
     if args.json:
-        print(json.dumps(outcome))
+        print(json.dumps(outcome, ensure_ascii=False))
     else:
         print(f"{record.game}: finished after {len(record.inputs)} inputs")
         for seat, score in enumerate(scores):
-            print(f"  seat {seat}: {score}{'  (winner)' if seat in winners else ''}")
+            who = f"{names[seat]} (seat {seat})" if names[seat] is not None else f"seat {seat}"
+            print(f"  {_ordinal(places[seat]):>4}  {who}: {score}{'  (winner)' if seat in winners else ''}")
         print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
     return 0 if matches else 1
+
+
+def _seat_names(record: object, seats: int) -> list[str | None]:
+    """Each seat's name, from a table's record (``names``: seat → name); None for a seat it does not name (a
+    record from ``gemtable simulate`` or a bot's game names none).  A name is printed as text: its control
+    characters are dropped, so a record cannot move the terminal's cursor."""
+    names = record.get("names") if isinstance(record, dict) else None
+    found: list[str | None] = []
+    for seat in range(seats):
+        name = names.get(str(seat)) if isinstance(names, dict) else None
+        clean = "".join(ch for ch in name if ch.isprintable()) if isinstance(name, str) else ""
+        found.append(clean or None)
+    return found
+
+
+def _ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st."""
+    suffix = "th" if 11 <= place % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def _same_scores(recorded: list[int], scores: list[int]) -> bool:

@@ -203,6 +203,9 @@ def test_records_are_kept_per_game(make_store: Callable[[], Store]) -> None:
         assert await b.record("ABCD", 1) == {"scores": [1, 2]}
         assert await b.record("ABCD", 2) == {"scores": [3]}
         assert await b.record("ABCD", 3) is None
+        await a.save_record("ABCD", 10, {"scores": [4]})  # in the order of their numbers, not of their text
+        assert await b.records_of("ABCD") == [{"scores": [1, 2]}, {"scores": [3]}, {"scores": [4]}]
+        assert await b.records_of("WXYZ") == []
 
     run(make_store, scenario)
 

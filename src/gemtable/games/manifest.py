@@ -171,6 +171,9 @@ class Manifest:
     probes: str | None = None
     """The module of the game's probes (:class:`gemtable.games.api.Probes`): an honest move, what identifies a
     decision, the game's invariants; the load, soak and fuzz tools play the game through them."""
+    card: str | None = None
+    """``"module:function"``: what the game's result card (``server/card.py``) draws beyond the standings — marks
+    of its own, a chart — from a finished game's record; None: the standings alone.  Pure: it reads the record."""
     default: bool = False
     """Whether this is the game a table plays when nobody says which."""
     package: str = ""

@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Route
 from gemtable.bots import bot_names
 from gemtable.games import manifests
 from gemtable.server import protocol as p
+from gemtable.server.card import card_svg
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import AddressLimiter, address_key
 from gemtable.server.origin import from_another_site
@@ -49,7 +50,10 @@ class Api:
             Route("/api/tables", self.create_table, methods=["POST"]),
             Route("/api/tables/{code}", self.table_summary),
             Route("/api/tables/{code}/qr.svg", self.table_qr),
+            Route("/api/tables/{code}/games", self.night),
             Route("/api/tables/{code}/games/{number}", self.game_record),
+            Route("/api/tables/{code}/games/{number}/record.json", self.game_record_file),
+            Route("/api/tables/{code}/games/{number}/card.svg", self.game_card),
             Route("/api/pairings", self.open_pairing, methods=["POST"]),
             Route("/api/pairings/{pairing}", self.poll_pairing),
             Route("/api/pairings/{pairing}", self.send_to_tv, methods=["POST"]),
@@ -109,6 +113,56 @@ class Api:
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     async def game_record(self, request: Request) -> Response:
+        record = await self._record(request)
+        return record if isinstance(record, Response) else JSONResponse(record)
+
+    async def game_record_file(self, request: Request) -> Response:
+        """The record as a file to keep (``Content-Disposition: attachment``): the same JSON as
+        :meth:`game_record`, which holds nothing a finished game's page does not show (its deck is no secret
+        once the game is over)."""
+        record = await self._record(request)
+        if isinstance(record, Response):
+            return record
+        name = _file_name(record, "json")
+        return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def game_card(self, request: Request) -> Response:
+        """The game's result card, an SVG made from its record (``server/card.py``), its words in ``?lang=``."""
+        record = await self._record(request)
+        if isinstance(record, Response):
+            return record
+        svg = card_svg(record, request.query_params.get("lang", "en"))
+        headers = {
+            "Content-Disposition": f'inline; filename="{_file_name(record, "svg")}"',
+            "Cache-Control": "no-cache",
+        }  # (no style sheet, no script in it: the server's Content-Security-Policy holds for it too)
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def night(self, request: Request) -> Response:
+        """The table's finished games, in order: for each its number, game, when it finished, names, scores,
+        winners and whether the host ended it early (the night's list, ``/t/CODE/night``)."""
+        if refused := self._cross_site(request):
+            return refused
+        code = normal_code(request.path_params["code"])
+        address = _address(request)
+        try:  # a table unknown here is a miss, as any other lookup of a code
+            await self.hub.spend_try(address)
+        except TableError as exc:
+            return _error(exc.code, exc.message, 429)
+        try:
+            known = len(code) == 4 and await self.store.exists(code)
+            records = await self.store.records_of(code) if known else []
+        except BaseException:
+            await self.hub.refund_try(address)
+            raise
+        if not known:
+            return _error("no-table", "there is no table with that code", 404)
+        await self.hub.refund_try(address)
+        return JSONResponse({"code": code, "games": [_summary(record) for record in records]})
+
+    async def _record(self, request: Request) -> Any:
+        """The record of the finished game the request names, or the error answer: 400 for a number that is
+        none, 404 for a game that did not finish (or a table that does not exist), 429 past the tries."""
         if refused := self._cross_site(request):
             return refused
         code = normal_code(request.path_params["code"])
@@ -131,7 +185,7 @@ class Api:
         if record is None:
             return _error("no-record", "no finished game with that number at that table", 404)
         await self.hub.refund_try(address)
-        return JSONResponse(record)
+        return record
 
     # --- getting the TV on (pairing.py) -------------------------------------------------------------------
 
@@ -248,6 +302,26 @@ def _qr_svg(url: str) -> bytes:
         out, kind="svg", xmldecl=False, nl=False, scale=8, border=2, dark="#111", light="#fff"
     )
     return out.getvalue()
+
+
+def _file_name(record: dict[str, Any], suffix: str) -> str:
+    """``gemtable-ABCD-game-3.json``: a file name made of the table's code (letters) and the game's number."""
+    code = normal_code(str(record.get("table", ""))) or "table"
+    number = record.get("number")
+    return f"gemtable-{code}-game-{number if isinstance(number, int) else 0}.{suffix}"
+
+
+def _summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What the night's list shows of a finished game."""
+    return {
+        "number": record.get("number"),
+        "game": record.get("game"),
+        "finished_at": record.get("finished_at"),
+        "names": record.get("names", {}),
+        "scores": record.get("scores"),
+        "winners": record.get("winners"),
+        "ended": record.get("ended") is not None,
+    }
 
 
 def _error(code: str, message: str, status: int) -> Response:

@@ -68,6 +68,14 @@ RELEASE_GRACE = 0.5
 before, until it sends the commands still unanswered again."""
 
 
+def dated(record: dict[str, Any], at: float | None) -> dict[str, Any]:
+    """A finished game's record as the store keeps it: with ``finished_at``, when its last move was saved
+    (seconds since the epoch), for the night's list and the result card (``server/card.py``)."""
+    if at is None or "finished_at" in record:
+        return record
+    return {**record, "finished_at": round(float(at), 3)}
+
+
 class Moved(Exception):
     """This node lost a table's lease while acting on it."""
 
@@ -209,7 +217,7 @@ class Node:
         events = await self.store.load(code)
         table = Table.rebuild(events, self.clock())
         local = Local(table, saved=len(events), owned=owned, touched=self.clock())
-        await self._settle_records(local)
+        await self._settle_records(local, events)
         await self._subscribe(local)
         self.tables[code] = local
         await self._renew_if_due()
@@ -348,7 +356,7 @@ class Node:
                 del table.log.records[number]
                 continue
             with contextlib.suppress(Exception):
-                await self.store.save_record(table.code, number, record)
+                await self.store.save_record(table.code, number, dated(record, events[-1]["at"] if events else None))
                 local.records_saved.add(number)
                 del table.log.records[number]  # saved: memory must not grow with every game played
         return events
@@ -360,14 +368,17 @@ class Node:
         local.table = Table.rebuild(events, self.clock())
         local.table.runtime.connected = set(runtime.connected)
         local.saved = len(events)
-        await self._settle_records(local)
+        await self._settle_records(local, events)
 
-    async def _settle_records(self, local: Local) -> None:
+    async def _settle_records(self, local: Local, events: list[dict[str, Any]]) -> None:
         """A table rebuilt from its log has the records of all its finished games: save the ones a node
-        that died at the wrong moment did not, and forget them all."""
+        that died at the wrong moment did not (dated by the log's last event: it died soon after), and forget
+        them all."""
         for number, record in list(local.table.log.records.items()):
             if local.owned and await self.store.record(local.code, number) is None:
-                await self.store.save_record(local.code, number, record)
+                await self.store.save_record(
+                    local.code, number, dated(record, events[-1].get("at") if events else None)
+                )
             local.records_saved.add(number)
         local.table.log.records.clear()
 

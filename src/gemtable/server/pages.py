@@ -1,5 +1,5 @@
-"""The pages: start, table (phone and TV), results, rules, the web manifest, and the static files: the shared
-ones under ``/static/``, and each registered game's own ``web/`` folder under ``/games/<name>/``."""
+"""The pages: start, table (phone and TV), results, the night's games, rules, the web manifest, and the static
+files: the shared ones under ``/static/``, and each registered game's own ``web/`` folder under ``/games/<name>/``."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def routes() -> list[BaseRoute]:
         Route("/t/{code}/tv", page("tv.html")),
         Route("/tv", page("tv-pair.html")),
         Route("/t/{code}/results/{number}", page("results.html")),
+        Route("/t/{code}/night", page("night.html")),
         Route("/rules", page("rules.html")),
         Route("/rules/{game}", page("rules.html")),
         Route("/manifest.webmanifest", page("manifest.webmanifest")),

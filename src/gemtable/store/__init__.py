@@ -95,6 +95,10 @@ class Store(Protocol):
 
     async def record(self, code: str, number: int) -> dict[str, Any] | None: ...
 
+    async def records_of(self, code: str) -> list[dict[str, Any]]:
+        """The records of every finished game of the table, in the order of their numbers (empty if none)."""
+        ...
+
     async def secret(self) -> bytes:
         """This server's secret key (32 random bytes, made once and kept; every node of a cluster gets the
         same): what the address hashes of a table's log are keyed with (``docs/security.md``).  It is in no
@@ -199,6 +203,9 @@ class MemoryStore:
 
     async def record(self, code: str, number: int) -> dict[str, Any] | None:
         return self.records.get((code, number))
+
+    async def records_of(self, code: str) -> list[dict[str, Any]]:
+        return [self.records[key] for key in sorted(key for key in self.records if key[0] == code)]
 
     async def secret(self) -> bytes:
         return self._secret

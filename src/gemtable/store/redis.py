@@ -217,6 +217,10 @@ class RedisStore:
         body = await self.redis.hget(key(code, "records"), str(number))
         return None if body is None else dict(json.loads(body))
 
+    async def records_of(self, code: str) -> list[dict[str, Any]]:
+        found = await self.redis.hgetall(key(code, "records"))
+        return [dict(json.loads(found[number])) for number in sorted(found, key=int)]
+
     async def secret(self) -> bytes:
         await self.redis.set(SECRET, secrets.token_hex(SECRET_BYTES), nx=True)
         return bytes.fromhex(str(await self.redis.get(SECRET)))

@@ -332,6 +332,10 @@ class SqliteStore:
         row = self.db.execute("SELECT body FROM records WHERE code = ? AND number = ?", (code, number)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    async def records_of(self, code: str) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT body FROM records WHERE code = ? ORDER BY number", (code,)).fetchall()
+        return [dict(json.loads(body)) for (body,) in rows]
+
     async def secret(self) -> bytes:
         """Made at the first call and kept in this file (another handle on the file gets the same)."""
         self.commit_turn()  # (a transaction of its own, after the turn's)

@@ -29,6 +29,7 @@ MANIFEST = Manifest(
     assets=("tiles.json", "rules.*.json", "draw.js", "results.js", "stage.css"),
     report=".report:print_report",
     probes=".probes",
+    card=".card:card",
     sparring=("greedy", "random"),
     bot_people=("Anne Bonny", "Barbarossa", "Calico Jack", "Grace", "Kidd", "Mary Read", "Morgan", "Zheng Yi"),
 )

@@ -39,5 +39,6 @@ MANIFEST = Manifest(
     benchmark=".bench",
     baseline=".baseline",
     probes=".probes",
+    card=".card:card",
     default=True,
 )

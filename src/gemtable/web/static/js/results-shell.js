@@ -38,6 +38,8 @@ export function renderResults(app, v, { story, needStory, needed, render }) {
   }
   const link = $('#results-link');
   if (link) link.href = `/t/${app.code}/results/${table.game_number}`;
+  const night = $('#night-link');
+  if (night) night.href = `/t/${app.code}/night`;
 }
 
 /** A finished game's record (who left, which seats a bot played, its story), fetched once per game. */

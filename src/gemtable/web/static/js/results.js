@@ -6,7 +6,7 @@
 // once, as a spectator).
 
 import { h, $, put } from './dom.js';
-import { t, initLang, langSwitch, onLang, useGame } from './i18n.js';
+import { t, initLang, langSwitch, onLang, useGame, currentLang, loadTexts } from './i18n.js';
 import { gameModule } from './catalogue.js';
 
 const parts = location.pathname.split('/');
@@ -47,10 +47,31 @@ function render() {
   { mode: 'page', local: {} });
   if (story) story.renderStory($('#results-story'), record.history, game);
   $('#game-no').textContent = t('results.game_no', { n: number });
+  keep();
+}
+
+/** "Keep this game": the result card (an SVG the server makes, in the page's language), the record as a file,
+ *  and the night's other games. */
+function keep() {
+  const base = `/api/tables/${code}/games/${number}`;
+  const file = `gemtable-${code}-game-${number}`;
+  const card = `${base}/card.svg?lang=${currentLang()}`;
+  const img = $('#card-img');
+  if (img.getAttribute('src') !== card) img.src = card;
+  const winners = record.winners || [];
+  const names = winners.map((seat) => (record.names || {})[String(seat)]).filter(Boolean);
+  const win = names.length === 1 ? t('results.winner', { name: names[0] })
+    : names.length ? t('results.winners', { names: names.join(', ') }) : '';
+  img.alt = `${t('keep.card_alt', { n: number })} ${win}`.trim();
+  Object.assign($('#card-link'), { href: card, download: `${file}.svg` });
+  Object.assign($('#record-link'), { href: `${base}/record.json`, download: `${file}.json` });
+  $('#night-link').href = `/t/${code}/night`;
+  $('#keep').hidden = false;
 }
 
 async function main() {
   await initLang([]);  // the record's game's texts come with it
+  await loadTexts('night');  // (Keep this game)
   $('#lang-slot').replaceWith(langSwitch());
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   $('#again').href = `/t/${code}`;

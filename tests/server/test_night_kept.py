@@ -1,0 +1,139 @@
+"""The night is kept (issue 41): a finished game's record as a file, its result card (an SVG made by the server),
+and the table's list of the night's games, through a real server and its SQLite file — and after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from gemtable.client import Client
+from tests.server.harness import ServerProcess
+from tests.server.test_game_flow import key, run, to_act
+
+HOSTILE = ['<b>Réka & "Ben"</b>', "שלום עולם", "Gergő 🎲"]
+"""Names as players type them: markup, an ampersand, quotes, right-to-left script, an emoji."""
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def play_short_game(server: ServerProcess, names: list[str]) -> str:
+    """A table where ``names`` play one short cave: the first walks out at the first card (3 gems), the others
+    go deeper into two Spiders.  The code of the table, its game 1 finished."""
+    code = server.create_table(script=[["5", "spiders", "spiders"]], options={"caves": 1}, seconds=10, pause=0.5)
+
+    async def scenario() -> None:
+        clients = [await Client.open(server.ws) for _ in names]
+        for client, name in zip(clients, names, strict=True):
+            await client.join(code, name)
+        await clients[0].until(lambda s: len(s["people"]) == len(names))
+        await clients[0].start()
+
+        async def play(client: Client, move: str) -> None:
+            done: set[tuple[int, int, int]] = set()
+            while True:
+                s = await client.until(lambda s: s["phase"] == "results" or (to_act(s) and key(s) not in done), 30)
+                if s["phase"] == "results":
+                    return
+                done.add(key(s))
+                await client.choose(move)
+
+        await asyncio.gather(*(play(c, "camp" if i == 0 else "deeper") for i, c in enumerate(clients)))
+        for client in clients:
+            await client.close()
+
+    run(scenario())
+    return code
+
+
+def fetch(server: ServerProcess, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(server.base + path, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def texts(svg: bytes) -> list[str]:
+    """Every line of text of an SVG, as a reader gets it (which also proves it is well-formed XML)."""
+    root = ET.fromstring(svg)
+    return ["".join(node.itertext()) for node in root.iter(f"{SVG}text")]
+
+
+def test_a_finished_game_is_kept_as_a_record_a_card_and_a_line_of_the_night(server: ServerProcess) -> None:
+    code = play_short_game(server, HOSTILE)
+    status, record = server.get(f"/api/tables/{code}/games/1")
+    assert status == 200 and record["winners"] == [0] and record["scores"] == [3, 0, 0]
+    assert isinstance(record["finished_at"], float)
+
+    # The record as a file: the same JSON, named, to download; nothing in it a finished game's page does not show.
+    status, headers, body = fetch(server, f"/api/tables/{code}/games/1/record.json")
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert headers["content-disposition"] == f'attachment; filename="gemtable-{code}-game-1.json"'
+    assert json.loads(body) == record
+    assert set(record) <= {
+        *("game", "rules", "seats", "seed", "script", "inputs", "scores", "winners", "names", "bots", "table"),
+        *("number", "history", "left", "stand_ins", "ended", "final", "finished_at"),
+    }
+    assert "token" not in body.decode() and "address" not in body.decode()
+
+    # The result card: well-formed whatever the names, each name as text (never markup), RTL isolated.
+    status, headers, svg = fetch(server, f"/api/tables/{code}/games/1/card.svg")
+    assert status == 200 and headers["content-type"] == "image/svg+xml"
+    assert headers["content-disposition"] == f'inline; filename="gemtable-{code}-game-1.svg"'
+    lines = texts(svg)
+    root = ET.fromstring(svg)
+    assert root.get("role") == "img" and root.find(f"{SVG}title") is not None
+    assert not list(root.iter(f"{SVG}b")) and b"<script" not in svg and b"<b>" not in svg
+    for name in HOSTILE:
+        assert f"\u2068{name}\u2069" in lines, (name, lines)
+    assert "1st" in lines and "2nd" in lines and "Chest cave by cave" in lines
+    assert f"\u2068{HOSTILE[0]}\u2069 wins!" in lines
+    hungarian = texts(fetch(server, f"/api/tables/{code}/games/1/card.svg?lang=hu")[2])
+    assert any(line.endswith("1. játék") for line in hungarian) and "1." in hungarian
+
+    # The night: game 1 and its winner.
+    status, night = server.get(f"/api/tables/{code}/games")
+    assert status == 200 and [g["number"] for g in night["games"]] == [1]
+    assert night["games"][0]["winners"] == [0] and night["games"][0]["names"]["0"] == HOSTILE[0]
+    status, page = server.get(f"/t/{code}/night")
+    assert status == 200 and b"night.js" in page
+
+    for path in ("games/2", "games/2/card.svg", "games/2/record.json", "games/99/card.svg"):
+        status, headers, body = fetch(server, f"/api/tables/{code}/{path}")
+        assert status == 404 and json.loads(body)["error"] == "no-record", path
+    status, headers, body = fetch(server, f"/api/tables/{code}/games/x/card.svg")
+    assert status == 400 and json.loads(body)["message"] == "a game number is a whole number"
+    for path in ("QQQQ/games", "QQQQ/games/1/card.svg", "QQQQ/games/1/record.json", "<b>/games"):
+        status, headers, body = fetch(server, f"/api/tables/{path}")
+        assert status == 404 and json.loads(body)["message"], path
+    status, headers, body = fetch(server, f"/api/tables/{code}/games/1/card.svg", **{"Sec-Fetch-Site": "cross-site"})
+    assert status == 403  # another site's page cannot spend its visitor's tries with an <img>
+
+    # After a restart the night is still there, from the store.
+    server.stop()
+    server.start()
+    status, again = server.get(f"/api/tables/{code}/games")
+    assert status == 200 and again == night
+    assert fetch(server, f"/api/tables/{code}/games/1/card.svg")[2] == svg
+
+
+def test_the_record_names_nothing_secret_of_a_game_under_way(server: ServerProcess) -> None:
+    """Only a finished game has a record: one under way (its deck still hidden) is a 404 like a game never played."""
+    code = server.create_table(script=[["5", "7", "9"]], options={"caves": 1}, seconds=30)
+
+    async def scenario() -> Any:
+        ann, bob = Client.connect(server.ws), Client.connect(server.ws)
+        async with ann as a, bob as b:
+            await a.join(code, "Ann")
+            await b.join(code, "Bob")
+            await a.until(lambda s: len(s["people"]) == 2)
+            await a.start()
+            await a.until(lambda s: s["phase"] == "playing")
+            return [fetch(server, f"/api/tables/{code}/games/1{tail}")[0] for tail in ("", "/card.svg", "/record.json")]
+
+    assert run(scenario()) == [404, 404, 404]
+    assert server.get(f"/api/tables/{code}/games") == (200, {"code": code, "games": []})
