@@ -10,7 +10,7 @@ import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
 
-await loadTexts('forms');  // its words (static/i18n/forms.LANG.json) come with it
+await Promise.all([loadTexts('forms'), loadTexts('errors')]);  // its words (static/i18n/forms.LANG.json) come with it
 
 const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
 const isHost = (table) => Boolean(table.me && table.me.host);

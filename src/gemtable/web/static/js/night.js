@@ -49,7 +49,7 @@ function render() {
 
 async function main() {
   await initLang([]);
-  await loadTexts('night');
+  await Promise.all([loadTexts('night'), loadTexts('errors')]);
   $('#lang-slot').replaceWith(langSwitch());
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   $('#back').href = `/t/${code}`;

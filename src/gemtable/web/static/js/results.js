@@ -71,7 +71,7 @@ function keep() {
 
 async function main() {
   await initLang([]);  // the record's game's texts come with it
-  await loadTexts('night');  // (Keep this game)
+  await Promise.all([loadTexts('night'), loadTexts('errors')]);  // (Keep this game; a record that is not there)
   $('#lang-slot').replaceWith(langSwitch());
   for (const el of document.querySelectorAll('.table-code')) el.textContent = code;
   $('#again').href = `/t/${code}`;

@@ -140,7 +140,7 @@ async function phonesNote() {
 
 async function setup() {
   await initLang();
-  await loadTexts('forms');  // the start page's and the host's sheet's words
+  await Promise.all([loadTexts('forms'), loadTexts('errors')]);  // the start page's and the host's sheet's words
   $('#lang-slot').replaceWith(langSwitch());
   onLang(() => { fillGames(); phonesNote(); });
   phonesNote();

@@ -2,7 +2,7 @@
 // notices (story.js), invite sheet, wake lock, results shell; the board: its game's page module (docs/pages.md).
 
 import { h, $, put, show, tableCode, text } from './dom.js';
-import { t, has, initLang, langSwitch, onLang, personName, useGame } from './i18n.js';
+import { t, has, initLang, langSwitch, loadTexts, onLang, personName, useGame } from './i18n.js';
 import { Connection } from './conn.js';
 import { applyChosen, Sequence } from './delta.js';
 import { gameModule, games } from './catalogue.js';
@@ -122,6 +122,7 @@ async function handle(app, msg) {
     }
     render(app);
   } else if (msg.type === 'error') {
+    await loadTexts('errors');  // the refusals' words (static/i18n/errors.LANG.json), with the first refusal
     if (app.joining && ['name-taken', 'bad-name'].includes(msg.code)) nameRefused(t('err.' + msg.code));
     app.joining = false;
     if (msg.code === 'stale' && app.keptSent !== undefined) {
@@ -854,7 +855,7 @@ function wire(app) {
       if (app.joining) return;
       const name = $('#join-name').value.trim();
       if (!name) {
-        toast(t('err.bad-name'));
+        loadTexts('errors').then(() => toast(t('err.bad-name')));
         return;
       }
       app.joining = app.ui.send({ type: 'join', code: app.code, name }) === true;
