@@ -420,7 +420,14 @@ def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: 
     assert status == 200 and manifest.name in [g["name"] for g in catalogue["games"]]
     status, body = server.post(
         "/api/tables",
-        {"game": manifest.name, "seconds": manifest.clock.default, "pause": 0.5, "countdown": 0, "beat": 0},
+        {
+            "game": manifest.name,
+            "seconds": manifest.clock.default,
+            "pause": 0.5,
+            "countdown": 0,
+            "beat": 0,
+            "last_call": 0,
+        },
     )
     assert status == 201, body
     code = body["code"]

@@ -59,9 +59,11 @@ class ServerProcess(Launcher):
                 return e.code, body
 
     def create_table(self, **settings: Any) -> str:
-        """A new table (an expedition unless ``game`` says otherwise), without the start's countdown or the
-        reveal's beat unless ``countdown`` or ``beat`` is given: a test about something else need not wait for
-        them at every start and every card."""
-        status, body = self.post("/api/tables", {"game": "expedition", "countdown": 0, "beat": 0, **settings})
+        """A new table (an expedition unless ``game`` says otherwise), without the start's countdown, the
+        reveal's beat or the last call unless ``countdown``, ``beat`` or ``last_call`` is given: a test about
+        something else need not wait for them at every start and every card."""
+        status, body = self.post(
+            "/api/tables", {"game": "expedition", "countdown": 0, "beat": 0, "last_call": 0, **settings}
+        )
         assert status == 201, body
         return str(body["code"])

@@ -38,9 +38,11 @@ def make_settings(
     countdown: float = 0.0,
     beat: float = 0.0,
     hold_silent: bool = False,
+    last_call: float = 0.0,
 ) -> Settings:
-    """A table's settings; the start's countdown, the reveal's beat and the hold of a decision nobody answered
-    are off unless a test sets them (``test_host.py``, ``test_beat.py``, ``test_silent_hold.py``)."""
+    """A table's settings; the start's countdown, the reveal's beat, the hold of a decision nobody answered and
+    the last call are off unless a test sets them (``test_host.py``, ``test_beat.py``, ``test_silent_hold.py``,
+    ``test_last_call.py``)."""
     kind = find_game(game)
     preset = preset or find_manifest(game).preset(None).name
     options = options or {}
@@ -56,6 +58,7 @@ def make_settings(
         countdown=countdown,
         beat=beat,
         hold_silent=hold_silent,
+        last_call=last_call,
     )
 
 

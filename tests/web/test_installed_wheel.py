@@ -183,7 +183,9 @@ def _record_of_a_bot_game(server: Installed) -> tuple[int, Any]:
 
     from gemtable.client import Client
 
-    status, body = _post(server, {"game": "expedition", "seconds": 10, "pause": 0.5, "countdown": 0, "beat": 0})
+    status, body = _post(
+        server, {"game": "expedition", "seconds": 10, "pause": 0.5, "countdown": 0, "beat": 0, "last_call": 0}
+    )
     assert status == 201, body
     code = body["code"]
 

@@ -41,3 +41,19 @@ def test_a_cave_nobody_answers_asks_whether_everyone_is_here(server: ServerProce
     # Now Ann answers and Bob stays silent: one silent player among answering ones walks out (no hold).
     tap(ann, "deeper")
     expect(bob.locator("main")).to_contain_text("Bob walked out", timeout=15_000)
+
+
+def test_the_last_choice_can_be_changed_during_the_last_call(server: ServerProcess, browser: Browser) -> None:
+    # The longest last call the settings allow (3 s), so that a second tap is in time on a busy machine too.
+    code = server.create_table(script=[["1"] * 30], options={"caves": 1}, seconds=60, last_call=3)
+    ann = browser.phone("ann")
+    join(ann, code, "Ann")
+    bob = browser.phone("bob")
+    join(bob, code, "Bob")
+    ann.locator("#start").tap()
+    tap(ann, "deeper")
+    expect(bob.locator("main")).to_contain_text("has chosen")
+    tap(bob, "camp")  # the last choice, a slip of the thumb
+    expect(bob.locator("#clock-label")).to_have_text("Last call: the reveal is coming")
+    tap(bob, "deeper")  # changed before the reveal
+    expect(bob.locator("main")).to_contain_text("Everyone went deeper.", timeout=15_000)

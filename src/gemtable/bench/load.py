@@ -500,9 +500,16 @@ class Load:
             for table in self.tables:
                 table.code = f"R{table.index}"
             return
-        # No start countdown, no reveal's beat: the load measures play, as before they existed.
+        # No start countdown, no reveal's beat, no last call: the load measures the server's work, not waits by design.
         body = json.dumps(
-            {"game": self.game, "seconds": DECISION_SECONDS, "pause": self.pause, "countdown": 0, "beat": 0}
+            {
+                "game": self.game,
+                "seconds": DECISION_SECONDS,
+                "pause": self.pause,
+                "countdown": 0,
+                "beat": 0,
+                "last_call": 0,
+            }
         )
 
         def create(index: int, address: str) -> str:

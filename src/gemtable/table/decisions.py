@@ -135,6 +135,8 @@ class Simultaneous(Decisions):
         times: list[float] = []
         if not inside and game.to_act():  # bots alone: the next card at a pace people can follow
             times.append(table.opened_at + BOT_DELAY)
+        elif (call := self._last_call()) is not None:
+            times.append(call)
         # A disconnected player stops holding the reveal up when the grace ends; once the clock has been past
         # that, there is nothing more to do for them.
         rt = table.runtime
@@ -180,6 +182,9 @@ class Simultaneous(Decisions):
         if not undecided:
             if self._bots_only() and now < table.opened_at + BOT_DELAY:
                 return  # bots alone in the cave: keep a pace people can follow
+            call = self._last_call()
+            if call is not None and now < call and (table.deadline is None or now < table.deadline):
+                return  # the last call: anyone may still change their mind
             self._reveal({}, now)
             return
         rt = table.runtime
@@ -235,6 +240,17 @@ class Simultaneous(Decisions):
         if offline:
             tags["offline"] = sorted(offline)
         self.table.emit("moves", now, moves={str(seat): move for seat, move in sorted(moves.items())}, **tags)
+
+    def _last_call(self) -> float | None:
+        """When the last call of a decision everyone has answered ends (``Settings.last_call`` after its last
+        choice); None: there is none (no call set, bots alone, or someone still to choose)."""
+        table = self.table
+        game = table.game
+        if table.settings.last_call <= 0 or game is None or not self._inside_people():
+            return None
+        if any(seat not in table.play.pending for seat in game.to_act()):
+            return None
+        return table.play.last_choice + table.settings.last_call
 
     def _bots_only(self) -> bool:
         game = self.table.game

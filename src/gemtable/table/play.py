@@ -37,6 +37,9 @@ class Play:
     stand_ins: dict[int, list[list[int | None]]] = field(default_factory=dict)
     """Turn-based games: per seat, the moves from which (and until which, or None) a bot played it for its
     person."""
+    last_choice: float = 0.0
+    """When the last choice of the open decision was made (its ``chose`` event's time): the last call counts from
+    it (``Settings.last_call``)."""
     held: int = 0
     """The last decision held because nobody answered it (``Settings.hold_silent``: one hold per decision)."""
     ended: JSON | None = None

@@ -33,6 +33,10 @@ BEAT = 2.0
 the relic, the split of the path) before the game goes on (the expedition's next card)."""
 BEATS = (0.0, 10.0)
 """The seconds of the reveal's beat (0: none, the next card at once)."""
+LAST_CALL = 1.0
+"""Seconds a simultaneous decision waits after its last choice before the reveal, so that the last to choose (or
+anyone) may still change their mind: a slip of the thumb on the last tap is not final at once."""
+LAST_CALLS = (0.0, 3.0)
 ABSENT = (1.0, 3600.0)
 CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock", "beat", "hold_silent")
 """The settings a host may change between games (``revised``, the ``settings`` message)."""
@@ -65,6 +69,10 @@ class Settings:
     beat: float = 0.0
     """Seconds of the reveal's beat, in a game that holds its reveals (``games.api.Beats``): :data:`BEAT` for a
     table the server creates; none for settings made without one (an older log is rebuilt as it was played)."""
+    last_call: float = 0.0
+    """Seconds between the last choice of a simultaneous decision and its reveal, during which anyone may still
+    change their choice (another change starts it again): :data:`LAST_CALL` for a table the server creates; none
+    for settings made without it (an older log is rebuilt as it was played)."""
     hold_silent: bool = False
     """Whether a decision nobody answered holds instead of revealing (the table's reading of "silence means
     camp", ``docs/expedition.md``): at the deadline, when no player to act (not counting bots) chose a move,
@@ -86,6 +94,7 @@ class Settings:
             "countdown": self.countdown,
             "beat": self.beat,
             "hold_silent": self.hold_silent,
+            "last_call": self.last_call,
         }
 
     @classmethod
@@ -96,8 +105,8 @@ class Settings:
 
 def new_settings(data: object, allow_scripts: bool = False) -> Settings:
     """A new table's settings from a host's choices (``game``, ``preset``, ``options``, ``seconds``, ``pause``,
-    ``turn_clock``, ``beat``, ``absent_grace``, ``countdown``, ``script``); :class:`TableError` ``bad-request``
-    when they are not a table's."""
+    ``turn_clock``, ``beat``, ``absent_grace``, ``countdown``, ``last_call``, ``hold_silent``, ``script``);
+    :class:`TableError` ``bad-request`` when they are not a table's."""
     if not isinstance(data, dict):
         raise TableError("bad-request", "send the table's settings as a JSON object")
     try:
@@ -110,6 +119,7 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
         settings = _revised(base, data, "bad-request")
         settings.absent_grace = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", *ABSENT, "bad-request")
         settings.countdown = _number(data.get("countdown", COUNTDOWN), "countdown", *COUNTDOWNS, "bad-request")
+        settings.last_call = _number(data.get("last_call", LAST_CALL), "last_call", *LAST_CALLS, "bad-request")
         if script is not None:
             game.new(settings.rules, game.seats_per_game, 0, script)  # validates the script
         return settings

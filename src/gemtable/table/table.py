@@ -477,6 +477,7 @@ class Table:
         if seat in self.play.pending:
             self.play.changes[seat] = self.play.changes.get(seat, 0) + 1
         self.play.pending[seat] = e["move"]
+        self.play.last_choice = e["at"]
 
     def _on_moves(self, e: Event) -> None:
         game = self.game

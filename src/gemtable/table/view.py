@@ -294,6 +294,7 @@ def _settings_json(s: Settings) -> JSON:
         "turn_clock": s.turn_clock,
         "beat": s.beat,
         "hold_silent": s.hold_silent,
+        "last_call": s.last_call,
         "absent_grace": s.absent_grace,
         "scripted": s.script is not None,
     }

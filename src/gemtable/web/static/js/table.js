@@ -715,9 +715,13 @@ function tickClock(app) {
   const secs = Math.ceil(left / 1000);
   const me = table.me;
   const choosing = me && me.moves && me.moves.length > 0;
+  // Everyone inside has chosen and the table gives a last call (settings.last_call): the reveal is coming, and
+  // any choice may still change.
+  const last = table.phase === 'playing' && table.settings.last_call > 0 && table.people.some((p) => p.to_act)
+    && table.people.every((p) => !p.to_act || p.chosen);
   text(label, own ?? (table.phase === 'reveal' ? word(app, 'clock.beat') : table.phase === 'pause' ? t('clock.next')
-    : choosing && !me.choice ? t('clock.choose') : t('clock.reveal')));
-  text(num, t('clock.secs', { n: secs }));
+    : last ? t('clock.last_call') : choosing && !me.choice ? t('clock.choose') : t('clock.reveal')));
+  text(num, last ? '' : t('clock.secs', { n: secs }));
   if (choosing && !me.choice && app.mode === 'phone' && secs <= Math.min(10, app.total / 2000)
     && app.hurried !== table.decision && left > 0) {
     app.hurried = table.decision;
