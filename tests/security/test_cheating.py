@@ -223,9 +223,7 @@ def test_a_replaced_phone_is_refused_even_for_what_it_had_already_sent(server: S
 def test_a_player_who_left_or_lost_the_chair_cannot_act(server: ServerProcess) -> None:
     """Eight chairs full and one in the queue; one player's phone dies; at the next cave they are away, their
     chair goes to the queue, and when they come back they can only watch."""
-    # The second cave goes by the clock, nobody answering: without the hold such a decision gets (``hold_silent``,
-    # tested in tests/server/test_silent_hold.py).
-    code = server.create_table(script=[["5", "snakes", "snakes"]] * 5, seconds=1.5, pause=0.5, hold_silent=False)
+    code = server.create_table(script=[["5", "snakes", "snakes"]] * 5, seconds=1.5, pause=0.5)
 
     async def scenario() -> None:
         players = [await Client.open(server.ws) for _ in range(8)]

@@ -76,7 +76,7 @@ def test_a_finished_game_is_kept_as_a_record_a_card_and_a_line_of_the_night(serv
     assert json.loads(body) == record
     assert set(record) <= {
         *("game", "rules", "seats", "seed", "script", "inputs", "scores", "winners", "names", "bots", "table"),
-        *("number", "history", "left", "stand_ins", "ended", "final", "finished_at"),
+        *("number", "history", "left", "stand_ins", "ended", "final", "finished_at", "looks"),
     }
     assert "token" not in body.decode() and "address" not in body.decode()
 

@@ -95,9 +95,7 @@ def test_the_host_removes_an_absent_person_and_is_refused_clearly_otherwise(serv
 
 
 def test_the_host_stays_the_host_across_restarts(server: ServerProcess) -> None:
-    # The caves go on by the clock while the phones that are back say nothing: without the hold a decision
-    # nobody answered gets (``hold_silent``, tested in tests/server/test_silent_hold.py).
-    code = server.create_table(script=LONG, seconds=1, pause=0.5, hold_silent=False)
+    code = server.create_table(script=LONG, seconds=1, pause=0.5)
     tokens: dict[str, str] = {}
 
     async def before() -> int:

@@ -73,19 +73,18 @@ def test_a_ninth_person_watches_and_takes_the_chair_someone_leaves(server: Serve
 
 
 def test_silence_at_the_deadline_walks_a_player_out_with_their_gems(server: ServerProcess) -> None:
-    # Ann answers, so only Bob's silence decides what happens (a silent player among answering ones).
+    # A bot answers the instant a card turns, so only Bob's silence decides what happens.
     code = server.create_table(script=[["4", "1", "2", "3", "snakes", "snakes"]] * 5, seconds=1.5, pause=30)
 
     async def scenario() -> None:
-        bob, ann = await Client.open(server.ws), await Client.open(server.ws)
+        bob = await Client.open(server.ws)
         await bob.join(code, "Bob")
-        await ann.join(code, "Ann")
+        await bob.add_bot("cautious")
         await bob.until(lambda s: len(s["people"]) == 2)
         await bob.start()
         state = await bob.until(lambda s: s["phase"] == "playing")
         me = next(p for p in state["state"]["players"] if p["seat"] == 0)
         assert me["carried"] == 2  # the 4 split between two explorers
-        await ann.choose("deeper")
         # Bob says nothing.  At the deadline he walks out, banking the 2 gems he carries.
         state = await bob.until(lambda s: s["state"]["reveal"] is not None, timeout=10)
         reveal = state["state"]["reveal"]

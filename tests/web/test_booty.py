@@ -375,7 +375,8 @@ def test_a_phone_with_two_bots_weighs_under_150_kb_pans_and_pinches(
 @pytest.mark.browser
 def test_the_turn_clock_places_a_silent_players_tile(server: ServerProcess, browser: Browser) -> None:
     """The rule on the rules page: when the turn clock runs out, the first spot that fits, fewest turns."""
-    code = booty_table(server, script=BAG, seconds=2)
+    # The hold is off: a lone player's silence would first ask whether everyone is here (test_silent_hold.py).
+    code = booty_table(server, script=BAG, seconds=2, hold_silent=False)
     page = browser.phone("silent")
     join(page, code, "Sam")
     for _ in range(2):

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from tests.server.harness import ServerProcess
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
+from tests.web.crowd import Crowd
 from tests.web.test_play import join, tap
 
 pytestmark = pytest.mark.browser
@@ -57,3 +58,32 @@ def test_the_last_choice_can_be_changed_during_the_last_call(server: ServerProce
     expect(bob.locator("#clock-label")).to_have_text("Last call: the reveal is coming")
     tap(bob, "deeper")  # changed before the reveal
     expect(bob.locator("main")).to_contain_text("Everyone went deeper.", timeout=15_000)
+
+
+def test_a_player_keeps_their_colour_and_mark_in_the_next_game(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table(script=[["1", "1"]] * 5, options={"caves": 1}, seconds=60)
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Ann")  # the host, on a phone of the Python client
+        bob = browser.phone("bob")
+        join(bob, code, "Bob")
+        crowd.join(code, "Cy")
+        crowd.run(crowd.clients["Ann"].start())
+        expect(bob.locator("#move-camp")).to_be_visible()
+        mark = bob.locator(".players .player:has-text('Bob') .seat-mark")
+        expect(mark).to_have_attribute("data-seat-style", "1")  # Bob's seat 1, and his look
+        for name in ("Ann", "Cy"):
+            crowd.run(crowd.clients[name].choose("camp"))
+        tap(bob, "camp")
+        crowd.run(crowd.clients["Cy"].until(lambda s: s["phase"] == "results"))
+        # Ann leaves; Bob (the host now) plays again: the seats are dealt anew (Bob's is 0), his mark stays.
+        crowd.run(crowd.clients["Ann"].leave())
+        expect(bob.locator("#again")).to_be_visible(timeout=15_000)
+        bob.locator("#again").tap()
+        expect(bob.locator("#move-camp")).to_be_visible(timeout=15_000)
+        expect(mark).to_have_attribute("data-seat-style", "1")
+        state = crowd.run(crowd.clients["Cy"].until(lambda s: s["phase"] == "playing"))
+        bob_now = next(p for p in state["people"] if p["name"] == "Bob")
+        assert bob_now["seat"] == 0 and bob_now["look"] == 1
+    finally:
+        crowd.close()

@@ -23,7 +23,7 @@ import math
 import re
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -114,6 +114,7 @@ def card_svg(record: Mapping[str, Any], lang: str = "en") -> bytes:
     if isinstance(when, int | float) and 0 < when < 2**40:
         sub.append(time.strftime("%Y-%m-%d %H:%M", time.localtime(when)))
     marks = _dict(parts.get("marks"))
+    look = _looks(record)
 
     out: list[str] = []
     y = 58
@@ -130,12 +131,12 @@ def card_svg(record: Mapping[str, Any], lang: str = "en") -> bytes:
     y += 22
     best = max([row.score for row in rows] + [1])
     for row in rows:
-        out.append(_row(row, y, best, marks.get(str(row.seat)), words))
+        out.append(_row(row, y, best, marks.get(str(row.seat)), words, look(row.seat)))
         y += 48
     chart = _dict(parts.get("chart")) or None
     desc = "; ".join(f"{_place(words, row.place)} {_iso(row.name)}: {row.score}" for row in rows)  # said of it
     if chart:
-        drawn, y = _chart(chart, y + 24, words, marks)
+        drawn, y = _chart(chart, y + 24, words, marks, look)
         out.append(drawn)
     y += 30
     out.append(_text(WIDTH - 28, y, "gemtable", 16, fill=MUTED, anchor="end"))
@@ -176,7 +177,14 @@ def _rows(record: Mapping[str, Any]) -> list[Row]:
     ]
 
 
-def _row(row: Row, y: int, best: int, mark: Any, words: Mapping[str, Any]) -> str:
+def _looks(record: Mapping[str, Any]) -> Callable[[int], int]:
+    """Seat → its player's look (the colour and mark they keep across a table's games: ``record["looks"]``; the
+    seat's own where the record has none)."""
+    looks = {int(k): v for k, v in _dict(record.get("looks")).items() if str(k).isdigit() and isinstance(v, int)}
+    return lambda seat: looks.get(seat, seat) % 16
+
+
+def _row(row: Row, y: int, best: int, mark: Any, words: Mapping[str, Any], style: int) -> str:
     base = y + 32
     parts = []
     if row.won:
@@ -188,13 +196,13 @@ def _row(row: Row, y: int, best: int, mark: Any, words: Mapping[str, Any]) -> st
         parts.append(_tile(112, base - 8, 14, mark, words))
         label = _t(words, str(mark.get("label", ""))) if mark.get("label") else ""
     else:
-        parts.append(_seat_mark(row.seat, 112, base - 8, 11))
+        parts.append(_seat_mark(style, 112, base - 8, 11))
     name = _iso(row.name) + (f" · {label}" if label else "")
     parts.append(_text(136, base, name, 24, width=NAME_WIDTH))
     parts.append(_text(572, base, str(row.score), 24, weight="700", anchor="end"))
     length = round(176 * max(0, row.score) / best, 1)
     if length:
-        fill, stroke = _bar_paint(row.seat, mark)
+        fill, stroke = _bar_paint(style, mark)
         parts.append(
             f'<rect x="592" y="{base - 20}" width="{max(length, 3)}" height="22" rx="4" fill="{fill}" '
             f'stroke="{stroke}" stroke-width="2"/>'
@@ -212,7 +220,9 @@ def _bar_paint(seat: int, mark: Any) -> tuple[str, str]:
 # --- the chart ----------------------------------------------------------------------------------------------
 
 
-def _chart(chart: Mapping[str, Any], top: int, words: Mapping[str, Any], marks: Mapping[str, Any]) -> tuple[str, int]:
+def _chart(
+    chart: Mapping[str, Any], top: int, words: Mapping[str, Any], marks: Mapping[str, Any], look: Callable[[int], int]
+) -> tuple[str, int]:
     """A game's chart: per step (a cave), one bar per seat in its own colour with its mark on top."""
     raw = _dict(chart.get("series"))
     series: list[tuple[int, list[int]]] = []
@@ -237,14 +247,14 @@ def _chart(chart: Mapping[str, Any], top: int, words: Mapping[str, Any], marks: 
             value = values[step] if step < len(values) else 0
             h = plot_h * max(0, value) / most
             x = gx + k * bar
-            fill, stroke = _bar_paint(seat, marks.get(str(seat)))
+            fill, stroke = _bar_paint(look(seat), marks.get(str(seat)))
             out.append(
                 f'<rect x="{x + 1:.1f}" y="{plot_top + plot_h - h:.1f}" width="{max(bar - 2, 1):.1f}" '
                 f'height="{h:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>'
             )
             if bar >= 12 and not isinstance(marks.get(str(seat)), dict):
                 r = min(bar / 2 - 1.5, 6.0)
-                out.append(_seat_mark(seat, x + bar / 2, plot_top + plot_h - h - r - 3, r))
+                out.append(_seat_mark(look(seat), x + bar / 2, plot_top + plot_h - h - r - 3, r))
         out.append(
             _text(
                 round(left + (step + 0.5) * group),

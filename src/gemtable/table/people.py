@@ -47,6 +47,10 @@ class Person:
     left_round: int | None = None
     """Once gone in a game: its round then (a cave, say)."""
     left_at: float | None = None
+    look: int | None = None
+    """Their colour and mark (a seat style, 0-15, ``seat-style.js``), given with their first chair and kept for as
+    long as they are at the table, across its games: the room learns Réka as the brown star.  A newcomer takes the
+    first look nobody at the table has."""
     bot_since: int | None = None
     """Turn-based games: the move from which a bot has been playing this person's seat (None: it does not)."""
 

@@ -272,6 +272,7 @@ def on_bot(self: Table, e: Event) -> None:
     person = Person(pid, str(e.get("name", e["bot"])), None, status, chair=e["chair"], bot=e["bot"], joined_at=e["at"])
     self.people[pid] = person
     self.last_id = max(self.last_id, pid)
+    give_look(self, person)
     self._take_chair_seat(person)
 
 
@@ -279,7 +280,20 @@ def on_seated(self: Table, e: Event) -> None:
     person = self.people[e["person"]]
     person.chair = e["chair"]
     person.status = Status.WAITING if self.in_game() else Status.SEATED
+    give_look(self, person)
     self._take_chair_seat(person)
+
+
+LOOKS = 16
+"""The seat styles there are (``seat-style.js``)."""
+
+
+def give_look(self: Table, person: Person) -> None:
+    """A person's colour and mark, once: the first nobody else at the table has (``Person.look``)."""
+    if person.look is not None:
+        return
+    taken = {p.look for p in self.people.values() if p.look is not None and p.status != Status.GONE}
+    person.look = next((i for i in range(LOOKS) if i not in taken), person.id % LOOKS)
 
 
 def on_unseated(self: Table, e: Event) -> None:

@@ -559,6 +559,9 @@ class Table:
                 names[str(person.seat)] = person.name
         record["names"] = names
         record["bots"] = {str(p.seat): p.bot for p in self.people.values() if p.seat is not None and p.bot}
+        record["looks"] = {
+            str(p.seat): p.look for p in self.people.values() if p.seat is not None and p.look is not None
+        }
         record["table"] = self.code
         record["number"] = self.play.number
         record["history"] = list(self.news.game)  # who left, stood in, was walked out, and when (news.py)

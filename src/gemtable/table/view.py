@@ -24,7 +24,21 @@ from gemtable.table.people import Person, Status
 from gemtable.table.table import Settings, Table
 
 PERSON_KEYS = frozenset(
-    {"id", "name", "status", "chair", "seat", "bot", "connected", "to_act", "chosen", "bot_plays", "bot_since", "left"}
+    {
+        "id",
+        "name",
+        "status",
+        "chair",
+        "seat",
+        "look",
+        "bot",
+        "connected",
+        "to_act",
+        "chosen",
+        "bot_plays",
+        "bot_since",
+        "left",
+    }
 )
 """Everything a view says of a person (``people[]``), and nothing more: no token, no address."""
 QUEUE_SHOWN = 10
@@ -212,6 +226,7 @@ def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[
                 "status": p.status._value_,  # (the enum's value, without its descriptor)
                 "chair": p.chair,
                 "seat": seat,
+                "look": p.look,
                 "bot": p.bot,
                 "connected": p.is_bot or p.id in connected,
                 "to_act": acting,

@@ -8,6 +8,8 @@ import { icon } from '/static/js/icons.js';
 import { resultsLater } from '/static/js/later.js';
 import { seatMark } from '/static/js/seat-style.js';
 
+export { useLooks } from '/static/js/seat-style.js';  // (table.js: each seat in its player's look)
+
 let stage = null;
 let recapper = null;  // recap.js, loaded the first time a cave ends
 

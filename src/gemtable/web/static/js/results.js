@@ -8,6 +8,7 @@
 import { h, $, put } from './dom.js';
 import { t, initLang, langSwitch, onLang, useGame, currentLang, loadTexts } from './i18n.js';
 import { gameModule } from './catalogue.js';
+import { useLooks } from './seat-style.js';
 
 const parts = location.pathname.split('/');
 const code = (parts[2] || '').toUpperCase().replace(/[^A-Z]/g, '');
@@ -82,6 +83,7 @@ async function main() {
     return;
   }
   record = await res.json();
+  useLooks(record.looks);  // each player's colour and mark, as the table showed them
   [game] = await Promise.all([gameModule(record.game), useGame(record.game)]);
   if ((record.history || []).length) story = await import('./story.js');  // what happened, in words
   state = record.final || null;

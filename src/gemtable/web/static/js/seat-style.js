@@ -10,9 +10,17 @@ const COLOURS = ['#0b4a8b', '#b3261e', '#1e6b34', '#6a3d9a', '#8a4b08', '#00707a
 const SHAPES = ['circle', 'square', 'triangle', 'diamond', 'star', 'hexagon', 'down', 'pentagon'];
 const DASHES = ['', '7 3', '2 3', '9 3 2 3', '12 4', '3 6', '12 3 3 3 3 3', '1 2'];
 
-/** Seat n's style: {index, colour, shape, filled, dash (a stroke-dasharray, '' for solid)}; n mod 16. */
-export function seatStyle(seat) {
-  const i = ((Number(seat) % SEATS) + SEATS) % SEATS;
+let looks = new Map();
+/** The looks people keep across a table's games (``Person.look``): seat → look, from a state's people or a
+ *  record's ``looks``; a seat without one is drawn in its own style. */
+export function useLooks(bySeat) {
+  looks = new Map(Object.entries(bySeat || {}).map(([seat, look]) => [Number(seat), look]));
+}
+
+/** Seat n's style: {index, colour, shape, filled, dash (a stroke-dasharray, '' for solid)}: its player's look. */
+export function seatStyle(seat, direct = false) {
+  const n = direct ? seat : looks.get(Number(seat)) ?? seat;
+  const i = ((Number(n) % SEATS) + SEATS) % SEATS;
   return { index: i, colour: COLOURS[i], shape: SHAPES[i % 8], filled: i < 8, dash: DASHES[(i + (i >> 3)) % 8] };
 }
 
@@ -33,8 +41,8 @@ const POLYGONS = {
 };
 
 /** Seat n's mark as an SVG shape centred on (x, y), about 2r across. */
-export function seatMarker(seat, x, y, r = 4.5) {
-  const st = seatStyle(seat);
+export function seatMarker(seat, x, y, r = 4.5, direct = false) {
+  const st = seatStyle(seat, direct);
   const paint = st.filled ? { fill: st.colour, stroke: st.colour, 'stroke-width': 1 }
     : { fill: '#fff', stroke: st.colour, 'stroke-width': 2 };
   if (st.shape === 'circle') return s('circle', { cx: x, cy: y, r, ...paint });
@@ -43,9 +51,9 @@ export function seatMarker(seat, x, y, r = 4.5) {
 }
 
 /** Seat n's mark as a small picture (hidden from screen readers: the name beside it says who). */
-export function seatMark(seat, cls = '') {
+export function seatMark(seat, cls = '', direct = false) {
   return s('svg', { viewBox: '0 0 16 16', class: `seat-mark ${cls}`.trim(), 'aria-hidden': 'true',
-    'data-seat-style': seatStyle(seat).index }, seatMarker(seat, 8, 8, 5.2));
+    'data-seat-style': seatStyle(seat, direct).index }, seatMarker(seat, 8, 8, 5.2, direct));
 }
 
 /** A legend's swatch: seat n's line, dashed as in the chart, with its mark on it. */

@@ -112,9 +112,9 @@ function wholeLines(box, from) {
 
 addEventListener('resize', () => { if (page.app) fitLines(page.app); });
 
-/** The lobby's people, each with the mark of the seat they will play (a game's own, ``seatMark`` of its module,
- *  as Booty Hunter's colours; else seat-style.js's): seats go out in chair order to those not away, or are the
- *  chairs themselves in a game whose seats belong to chairs. */
+/** The lobby's people, each with the mark they will play under: their own look (kept across the table's games), or
+ *  in a game whose seats belong to chairs (Booty Hunter's colours) their chair's seat's, the game's own
+ *  ``seatMark``. */
 function lobbyMarks(app) {
   const table = app.table;
   const seated = table.people.filter((p) => p.chair !== null).sort((a, b) => a.chair - b.chair);
@@ -122,9 +122,9 @@ function lobbyMarks(app) {
   const mark = app.game?.seatMark || seatMark;
   const rows = document.querySelectorAll('#people li.person:not(.empty)');
   let next = 0;
-  seated.forEach((p, i) => {
+  seated.forEach((p, i) => {  // (a person's look, kept across games, where the game has no colours of its own)
     const seat = byChair ? p.chair : p.status === 'away' ? null : next++;
-    if (rows[i] && seat !== null) rows[i].prepend(mark(seat, 'tv-mark'));
+    if (rows[i] && seat !== null) rows[i].prepend(byChair || p.look == null ? mark(seat, 'tv-mark') : seatMark(p.look, 'tv-mark', true));
   });
 }
 

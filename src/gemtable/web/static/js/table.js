@@ -106,6 +106,8 @@ async function handle(app, msg) {
     await loadGame(app, table.game);
     app.prev = app.table;
     app.table = table;
+    // Each seat in its player's look (a game without colours of its own: seat-style.js, through its page module).
+    app.game?.useLooks?.(Object.fromEntries(table.people.filter((p) => p.seat !== null).map((p) => [p.seat, p.look])));
     holdResults(app);
     if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
     await tellNews(app, effects(app));
