@@ -134,8 +134,8 @@ class Client:
         await self.send(p.Host(person=person))
 
     async def change_settings(self, **changes: Any) -> None:
-        """The host changes the settings between games: ``preset``, ``options``, ``seconds``, ``pause``,
-        ``turn_clock``, ``beat``."""
+        """The host changes the settings between games: ``game`` (another game at the same table), ``preset``,
+        ``options``, ``seconds``, ``pause``, ``turn_clock``, ``beat``, ``hold_silent``."""
         await self.send(p.ChangeSettings(**changes))
 
     async def unban(self, ban: int) -> None:

@@ -362,7 +362,8 @@ def test_the_host_changes_the_settings_between_games_only() -> None:
         {"seconds": "10"},
         {"preset": "nope"},
         {"options": {"caves": 99}},
-        {"game": "booty"},
+        {"game": "chess"},  # (another game is a change: test_switch_game.py; an unknown one is not)
+        {"game": 3},
         {"turn_clock": "yes"},
         [1],
     ):

@@ -88,8 +88,10 @@ class Host(_Client, tag="host"):
 class ChangeSettings(_Client, tag="settings"):
     """The host changes the settings between games (lobby or results): the preset, the options, the seconds
     a decision (or turn) takes, the pause between rounds, the turn clock, the reveal's beat, whether a decision
-    nobody answered holds.  Fields left out stay as they are."""
+    nobody answered holds; or another game at the same table (``game``: same code, same people, the TV still
+    paired).  Fields left out stay as they are."""
 
+    game: str | None = None
     preset: str | None = None
     options: dict[str, Any] | None = None
     seconds: float | None = None

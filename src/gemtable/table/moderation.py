@@ -208,7 +208,10 @@ def change_settings(self: Table, pid: int, changes: object, now: float) -> None:
     settings = revised(self.settings, changes)
     if settings == self.settings:
         return
+    switched = settings.game != self.settings.game
     self.emit("settings", now, by=pid, settings=settings.to_json())
+    if switched:
+        self._fill_chairs(now)  # the chairs the bots left, or the new game's extra chairs: the queue sits down
 
 
 def start(self: Table, pid: int, seed: int, now: float) -> None:
@@ -295,8 +298,12 @@ def on_cancelled(self: Table, e: Event) -> None:
 
 
 def on_settings(self: Table, e: Event) -> None:
-    self.settings = Settings.from_json(e["settings"])
-    self.tell("settings", by=self._name(e.get("by")))
+    settings = Settings.from_json(e["settings"])
+    switched = settings.game != self.settings.game
+    self.settings = settings
+    if switched:
+        self.switch_game()
+    self.tell("settings", by=self._name(e.get("by")), game=settings.game if switched else None)
 
 
 def on_ended(self: Table, e: Event) -> None:

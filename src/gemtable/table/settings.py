@@ -38,7 +38,7 @@ LAST_CALL = 1.0
 anyone) may still change their mind: a slip of the thumb on the last tap is not final at once."""
 LAST_CALLS = (0.0, 3.0)
 ABSENT = (1.0, 3600.0)
-CHANGEABLE = ("preset", "options", "seconds", "pause", "turn_clock", "beat", "hold_silent")
+CHANGEABLE = ("game", "preset", "options", "seconds", "pause", "turn_clock", "beat", "hold_silent")
 """The settings a host may change between games (``revised``, the ``settings`` message)."""
 
 
@@ -128,15 +128,29 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
 
 
 def revised(settings: Settings, changes: object) -> Settings:
-    """The settings after the host's changes between games (``preset``, ``options``, ``seconds``, ``pause``,
-    ``turn_clock``, ``beat``, ``hold_silent``; the game and a scripted deck stay); :class:`TableError`
-    ``bad-settings``."""
+    """The settings after the host's changes between games (``game``, ``preset``, ``options``, ``seconds``,
+    ``pause``, ``turn_clock``, ``beat``, ``hold_silent``); :class:`TableError` ``bad-settings``.  Another ``game``
+    starts from that game's default preset, options and clock (and no scripted deck), then takes the other
+    changes."""
     if not isinstance(changes, dict):
         raise TableError("bad-settings", "send the settings as an object")
     unknown = set(changes) - set(CHANGEABLE)
     if unknown:
         raise TableError("bad-settings", f"these settings cannot be changed: {', '.join(sorted(unknown))}")
     try:
+        game = changes.get("game", settings.game)
+        if game != settings.game:  # another game at the same table: its own preset, options and clock
+            if not isinstance(game, str):
+                raise TableError("bad-settings", "game must be the name of a game")
+            manifest = find_manifest(game)
+            settings = replace(
+                settings,
+                game=manifest.name,
+                preset=manifest.preset(None).name,
+                options={},
+                seconds=manifest.clock.default,
+                script=None,
+            )
         return _revised(settings, changes, "bad-settings")
     except GameError as exc:
         raise TableError("bad-settings", str(exc)) from None
