@@ -195,9 +195,11 @@ class Target:
             return status, body
 
     def create_table(self, source: str, game: str | None = None, **settings: Any) -> str:
-        """A new table from ``source``; without a start countdown or a reveal's beat unless ``settings`` give
-        them (the tools play games, and would wait for them at every start and every card)."""
-        body = json.dumps({"game": game or default_game(), "countdown": 0, "beat": 0, **settings}).encode()
+        """A new table from ``source``; without a start countdown, a reveal's beat or a ready check unless
+        ``settings`` give them (the tools play games, and would wait for them at every start and every card)."""
+        body = json.dumps(
+            {"game": game or default_game(), "countdown": 0, "beat": 0, "ready_check": False, **settings}
+        ).encode()
         status, body, _ = self.request("POST", "/api/tables", body, source=source)
         if status != 201:
             raise RuntimeError(f"creating a table from {source}: HTTP {status} {body[:200]!r}")

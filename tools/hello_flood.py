@@ -79,7 +79,7 @@ def summary(rtts: list[float]) -> dict[str, float]:
 
 
 def create_table(server: Launcher) -> str:
-    body = json.dumps({"game": default_game(), "countdown": 0}).encode()  # the tools name no game
+    body = json.dumps({"game": default_game(), "countdown": 0, "ready_check": False}).encode()  # the tools name no game
     headers = {"content-type": "application/json"}
     request = urllib.request.Request(server.base + "/api/tables", data=body, method="POST", headers=headers)
     with urllib.request.urlopen(request, timeout=30) as response:

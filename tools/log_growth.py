@@ -34,7 +34,9 @@ PER_ADDRESS = 6
 
 
 def create_table(server: Launcher, clock: float) -> str:
-    body = json.dumps({"game": default_game(), "countdown": 0, "seconds": clock, "pause": 0.5}).encode()
+    body = json.dumps(
+        {"game": default_game(), "countdown": 0, "ready_check": False, "seconds": clock, "pause": 0.5}
+    ).encode()
     request = urllib.request.Request(
         server.base + "/api/tables", data=body, method="POST", headers={"content-type": "application/json"}
     )

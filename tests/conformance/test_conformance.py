@@ -427,6 +427,7 @@ def test_a_live_table_plays_it_to_its_end_with_bots(manifest: Manifest, server: 
             "countdown": 0,
             "beat": 0,
             "last_call": 0,
+            "ready_check": False,
         },
     )
     assert status == 201, body

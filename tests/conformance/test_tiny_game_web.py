@@ -47,7 +47,9 @@ def texts(lang: str) -> dict[str, Any]:
 def new_table(server: ServerProcess) -> str:
     """A table of pick, without the start's countdown (as the harness makes them: these tests are about the game's
     folder, not about starting)."""
-    status, body = server.post("/api/tables", {"game": "pick", "seconds": 10, "pause": 0.5, "countdown": 0})
+    status, body = server.post(
+        "/api/tables", {"game": "pick", "seconds": 10, "pause": 0.5, "countdown": 0, "ready_check": False}
+    )
     assert status == 201, body
     return str(body["code"])
 

@@ -60,12 +60,21 @@ class ServerProcess(Launcher):
 
     def create_table(self, **settings: Any) -> str:
         """A new table (an expedition unless ``game`` says otherwise), without the start's countdown, the
-        reveal's beat, the last call or the hold of a decision nobody answered unless ``countdown``, ``beat``,
-        ``last_call`` or ``hold_silent`` is given: a test about something else need not wait for them at every
-        start and every card, nor answer every card to keep the clock going."""
+        reveal's beat, the last call, the hold of a decision nobody answered or the ready check unless
+        ``countdown``, ``beat``, ``last_call``, ``hold_silent`` or ``ready_check`` is given: a test about
+        something else need not wait for them at every start and every card, nor answer every card to keep the
+        clock going."""
         status, body = self.post(
             "/api/tables",
-            {"game": "expedition", "countdown": 0, "beat": 0, "last_call": 0, "hold_silent": False, **settings},
+            {
+                "game": "expedition",
+                "countdown": 0,
+                "beat": 0,
+                "last_call": 0,
+                "hold_silent": False,
+                "ready_check": False,
+                **settings,
+            },
         )
         assert status == 201, body
         return str(body["code"])

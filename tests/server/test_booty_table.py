@@ -14,7 +14,9 @@ BAG = {"bag": [1, 5, 9, 13, 17, 21, 25, 29, 33], "first": 0}
 
 
 def test_three_phones_play_a_short_booty_game_turn_by_turn(server: ServerProcess) -> None:
-    status, body = server.post("/api/tables", {"game": "booty", "script": BAG, "seconds": 30, "countdown": 0})
+    status, body = server.post(
+        "/api/tables", {"game": "booty", "script": BAG, "seconds": 30, "countdown": 0, "ready_check": False}
+    )
     assert status == 201, body
     code = body["code"]
 

@@ -25,7 +25,7 @@ from tests.server.test_game_flow import run
 from tests.server.test_protocol_v2 import settle
 from tests.server.test_table_life import LONG, person
 
-EN = "src/gemtable/web/static/i18n/en.json"
+EN = "src/gemtable/web/static/i18n/errors.en.json"  # (the refusals' words)
 
 
 def rows(server: ServerProcess, code: str) -> list[tuple[int, dict[str, Any]]]:

@@ -151,7 +151,9 @@ def test_a_choice_whose_save_fails_is_told_to_nobody_and_the_table_goes_on_as_sa
         hub = Hub(SqliteStore(tmp_path / "gemtable.sqlite3"), allow_scripts=True)
         await hub.start()
         try:
-            table = await hub.create("10.0.0.1", {"script": LONG, "seconds": 60, "pause": 0.5, "countdown": 0})
+            table = await hub.create(
+                "10.0.0.1", {"script": LONG, "seconds": 60, "pause": 0.5, "countdown": 0, "ready_check": False}
+            )
             phones = [Phone(hub, f"10.0.1.{i}") for i in range(3)]
             for phone, name in zip(phones, ["Ann", "Bob", "Cat"], strict=True):
                 await phone.say(type="join", code=table.code, name=name)

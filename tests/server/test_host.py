@@ -198,7 +198,9 @@ def test_a_banned_person_stays_out_by_token_and_by_address_until_the_ban_is_lift
 def test_a_stand_in_host_cannot_remove_the_host_and_the_role_comes_back(tmp_path: Any) -> None:
     server = ServerProcess(tmp_path / "data").start()
     try:
-        status, body = server.post("/api/tables", {"game": "expedition", "absent_grace": 1, "countdown": 0})
+        status, body = server.post(
+            "/api/tables", {"game": "expedition", "absent_grace": 1, "countdown": 0, "ready_check": False}
+        )
         assert status == 201
         code = body["code"]
 
@@ -226,7 +228,9 @@ def test_a_stand_in_host_cannot_remove_the_host_and_the_role_comes_back(tmp_path
 def test_a_booty_leave_is_followed_by_the_bots_move_within_its_delay_not_the_turn_clock(
     server: ServerProcess,
 ) -> None:
-    status, body = server.post("/api/tables", {"game": "booty", "script": BAG, "seconds": 60, "countdown": 0})
+    status, body = server.post(
+        "/api/tables", {"game": "booty", "script": BAG, "seconds": 60, "countdown": 0, "ready_check": False}
+    )
     assert status == 201
     code = body["code"]
 

@@ -23,7 +23,9 @@ wait the minute a real table does; the rules are the same."""
 def test_phones_closed_in_the_lobby_free_a_chair_and_the_host_role_for_the_one_waiting(
     server: ServerProcess, game: str, chairs: int
 ) -> None:
-    status, body = server.post("/api/tables", {"game": game, "absent_grace": GRACE, "countdown": 0})
+    status, body = server.post(
+        "/api/tables", {"game": game, "absent_grace": GRACE, "countdown": 0, "ready_check": False}
+    )
     assert status == 201, body
     code = body["code"]
 

@@ -57,7 +57,9 @@ def test_choices_made_within_the_pacers_interval_are_told_once_together(tmp_path
         hub = Hub(SqliteStore(tmp_path / "gemtable.sqlite3"), limits=limits, allow_scripts=True)
         await hub.start()
         try:
-            table = await hub.create("10.0.0.1", {"script": LONG, "seconds": 60, "pause": 0.5, "countdown": 0})
+            table = await hub.create(
+                "10.0.0.1", {"script": LONG, "seconds": 60, "pause": 0.5, "countdown": 0, "ready_check": False}
+            )
             phones = [Phone(hub, f"10.0.1.{i}") for i in range(len(NAMES))]
             for phone, name in zip(phones, NAMES, strict=True):
                 await phone.say(type="join", code=table.code, name=name)

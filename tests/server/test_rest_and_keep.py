@@ -128,7 +128,7 @@ def test_no_new_table_while_the_disk_is_nearly_full_and_the_running_ones_play_on
     hub_limits = Limits(min_free_mb=1)
     app = create_app(store, allow_scripts=True, site=site, limits=hub_limits)
     with TestClient(app, base_url="http://127.0.0.1:8000") as client:
-        made = client.post("/api/tables", json={"game": "expedition", "countdown": 0})
+        made = client.post("/api/tables", json={"game": "expedition", "countdown": 0, "ready_check": False})
         assert made.status_code == 201
         code = made.json()["code"]
         hub = app.state.hub

@@ -30,7 +30,7 @@ BUDGET = 150 * 1024
 
 
 def booty_table(server: ServerProcess, **settings: Any) -> str:
-    status, body = server.post("/api/tables", {"game": "booty", "countdown": 0, **settings})
+    status, body = server.post("/api/tables", {"game": "booty", "countdown": 0, "ready_check": False, **settings})
     assert status == 201, body
     return str(body["code"])
 

@@ -39,6 +39,7 @@ def test_a_host_switches_the_clock_off_and_the_cave_waits_for_everyone(
     join(other, code, "Bob")
     expect(page.locator("#start")).to_be_enabled()
     page.locator("#start").tap()
+    other.get_by_role("button", name="I'm ready").tap()  # a table the start page makes asks everyone first
     expect(page.locator("#move-deeper")).to_be_visible(timeout=15_000)
     expect(page.locator("#clock-label")).to_have_text("Nincs óra: a felfedés mindenkit megvár")
     expect(page.locator(".silence")).to_contain_text("Nincs óra")

@@ -141,7 +141,9 @@ def test_a_night_with_a_countdown_a_pause_an_offline_phone_a_removal_and_an_earl
 def test_a_booty_hunter_leave_hands_the_colour_to_a_bot_on_every_screen(
     server: ServerProcess, browser: Browser, shot: Any
 ) -> None:
-    status, body = server.post("/api/tables", {"game": "booty", "script": BAG, "seconds": 60, "countdown": 0})
+    status, body = server.post(
+        "/api/tables", {"game": "booty", "script": BAG, "seconds": 60, "countdown": 0, "ready_check": False}
+    )
     assert status == 201
     code = body["code"]
     ann, bob, cy = browser.phone("ann"), browser.phone("bob"), browser.phone("cy")

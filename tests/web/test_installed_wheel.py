@@ -184,7 +184,16 @@ def _record_of_a_bot_game(server: Installed) -> tuple[int, Any]:
     from gemtable.client import Client
 
     status, body = _post(
-        server, {"game": "expedition", "seconds": 10, "pause": 0.5, "countdown": 0, "beat": 0, "last_call": 0}
+        server,
+        {
+            "game": "expedition",
+            "seconds": 10,
+            "pause": 0.5,
+            "countdown": 0,
+            "beat": 0,
+            "last_call": 0,
+            "ready_check": False,
+        },
     )
     assert status == 201, body
     code = body["code"]

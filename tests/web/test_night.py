@@ -87,3 +87,32 @@ def test_a_player_keeps_their_colour_and_mark_in_the_next_game(server: ServerPro
         assert bob_now["seat"] == 0 and bob_now["look"] == 1
     finally:
         crowd.close()
+
+
+def test_a_ready_check_before_the_game_and_the_host_may_start_anyway(server: ServerProcess, browser: Browser) -> None:
+    code = server.create_table(script=[["1", "snakes", "snakes"]] * 5, options={"caves": 1}, ready_check=True)
+    ann = browser.phone("ann")
+    join(ann, code, "Ann")
+    bob = browser.phone("bob")
+    join(bob, code, "Bob")
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    expect(tv.locator("main")).to_contain_text("Bob")
+    ann.locator("#start").tap()
+    # Every screen asks; the TV says whom the room waits for; Bob's phone has its "I'm ready".
+    for page in (ann, bob, tv):
+        expect(page.locator("#banner")).to_contain_text("Ready?")
+    expect(tv.locator("#banner")).to_contain_text("Waiting for: Bob")
+    expect(ann.locator("#start")).to_have_text("Start anyway")
+    assert_accessible(bob, "the ready check (a player's phone)")
+    bob.get_by_role("button", name="I'm ready").tap()
+    expect(bob.locator("#move-deeper")).to_be_visible()  # everyone ready: the game began
+    tap(ann, "camp")
+    tap(bob, "camp")
+    expect(ann.locator("#again")).to_be_visible(timeout=15_000)
+    # Play again: Bob does not answer this time; the host starts anyway.
+    ann.locator("#again").tap()
+    expect(bob.locator("#banner")).to_contain_text("Ready?")
+    expect(ann.locator("#again")).to_have_text("Start anyway")
+    ann.locator("#again").tap()
+    expect(bob.locator("#move-deeper")).to_be_visible()

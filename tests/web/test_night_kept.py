@@ -37,7 +37,7 @@ def test_the_results_page_keeps_the_game_and_the_night_lists_it(
     expect(page.locator("#card-link")).to_have_attribute("download", f"gemtable-{code}-game-1.svg")
     expect(page.locator("#card-img")).to_have_attribute("alt", f"Result card of game 1. {winner}")
     page.wait_for_function(
-        "document.querySelector('#card-img').complete && document.querySelector('#card-img').naturalWidth === 800"
+        "() => document.querySelector('#card-img').complete && document.querySelector('#card-img').naturalWidth === 800"
     )
     box = page.locator("#card-img").bounding_box()
     assert box and box["width"] <= 390 - 16, box  # the card fits the phone's width

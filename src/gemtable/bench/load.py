@@ -509,6 +509,7 @@ class Load:
                 "countdown": 0,
                 "beat": 0,
                 "last_call": 0,
+                "ready_check": False,
             }
         )
 

@@ -625,6 +625,8 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
             return ops.Unban(person=pid, ban=ban)
         case p.CancelStart():
             return ops.CancelStart(person=pid)
+        case p.Ready(ready=is_ready):
+            return ops.Ready(person=pid, ready=is_ready)
         case p.Pause():
             return ops.Pause(person=pid)
         case p.Resume():

@@ -58,6 +58,11 @@ class Leave(Command, tag="leave"):
     person: int
 
 
+class Ready(Command, tag="ready"):
+    person: int
+    ready: bool
+
+
 class AddBot(Command, tag="add_bot"):
     person: int
     bot: str
@@ -115,6 +120,7 @@ AnyCommand = (
     | Choose
     | Start
     | CancelStart
+    | Ready
     | Leave
     | AddBot
     | RemoveBot
@@ -162,6 +168,8 @@ def perform(table: Table, command: Command, now: float) -> int | None:
             table.start(pid, seed, now)
         case Leave(person=pid):
             table.leave(pid, now)
+        case Ready(person=pid, ready=is_ready):
+            table.ready(pid, is_ready, now)
         case AddBot(person=pid, bot=bot):
             table.add_bot(pid, bot, now)
         case RemoveBot(person=pid, chair=chair):
@@ -202,6 +210,7 @@ __all__ = [
     "Leave",
     "Noop",
     "Pause",
+    "Ready",
     "Remove",
     "RemoveBot",
     "Resume",

@@ -64,7 +64,14 @@ class Start(_Client, tag="start"):
 
 
 class CancelStart(_Client, tag="cancel_start"):
-    """The host cancels the countdown to a game."""
+    """The host cancels the countdown to a game (or the ready check before it)."""
+
+
+class Ready(_Client, tag="ready"):
+    """A seated player says they are ready for the next game (``ready: false``: no longer).  With the table's
+    ``ready_check``, the host's start waits for every seated player's, unless the host starts again (anyway)."""
+
+    ready: bool = True
 
 
 class Pause(_Client, tag="pause"):
@@ -99,6 +106,7 @@ class ChangeSettings(_Client, tag="settings"):
     turn_clock: bool | None = None
     beat: float | None = None
     hold_silent: bool | None = None
+    ready_check: bool | None = None
 
 
 class Leave(_Client, tag="leave"):
@@ -146,6 +154,7 @@ ClientMessage = (
     | Choose
     | Start
     | CancelStart
+    | Ready
     | Leave
     | AddBot
     | RemoveBot

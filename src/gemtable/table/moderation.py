@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from gemtable.bots import bot_names, bot_person_names
 from gemtable.table.errors import TableError
 from gemtable.table.names import name_taken
-from gemtable.table.people import Status
+from gemtable.table.people import Person, Status
 from gemtable.table.phases import LOBBY, RESULTS, REVEAL
 from gemtable.table.settings import Settings, revised
 
@@ -40,6 +40,16 @@ class Paused:
     remaining: float | None
     silent: bool = False
     """Nobody answered the decision (``Settings.hold_silent``): any player may lift it, not only the host."""
+
+
+@dataclass(frozen=True)
+class Readying:
+    """The host asked to start while someone was not ready (``Settings.ready_check``): the countdown begins as
+    soon as every seated player is ready, or when the host starts anyway; the game gets ``seed``."""
+
+    by: int
+    name: str
+    seed: int
 
 
 @dataclass(frozen=True)
@@ -224,16 +234,64 @@ def start(self: Table, pid: int, seed: int, now: float) -> None:
     if self.countdown is not None:
         return
     self._check_ready(seed)
+    host = self.person(pid)
+    if self.settings.ready_check and host.has_chair and not host.ready:
+        self.emit("ready", now, person=pid, ready=True)  # (the host who starts is ready)
+    if self.readying is None and self.settings.ready_check and not_ready(self):
+        self.emit("ready_check", now, by=pid, seed=seed)  # each seated player says they are ready first
+        return
+    count_down(self, pid, self.readying.seed if self.readying is not None else seed, now)  # (or insists)
+
+
+def count_down(self: Table, pid: int, seed: int, now: float) -> None:
+    """The countdown to a game (none in the settings: the game at once)."""
     if self.settings.countdown > 0:
         self.emit("countdown", now, by=pid, seed=seed, ends=now + self.settings.countdown)
         return
     self._open_game(seed, now)
 
 
+def not_ready(self: Table) -> list[Person]:
+    """The seated people (not bots, not away) who have not said they are ready."""
+    return [
+        p
+        for p in self.people.values()
+        if p.has_chair and not p.is_bot and p.status not in (Status.AWAY, Status.GONE) and not p.ready
+    ]
+
+
+def ready(self: Table, pid: int, is_ready: object, now: float) -> None:
+    """A seated player says they are ready for the next game (or no longer are)."""
+    person = self.person(pid)
+    if not isinstance(is_ready, bool):
+        raise TableError("bad-request", "ready must be true or false")
+    if not person.has_chair or person.is_bot:
+        raise TableError("no-chair", "only a player in a chair says whether they are ready")
+    if self.phase not in (LOBBY, RESULTS):
+        raise TableError("in-game", "a game is already under way")
+    if person.ready != is_ready:
+        self.emit("ready", now, person=pid, ready=is_ready)
+
+
+def ready_now(self: Table, now: float) -> None:
+    """The clock's part of a ready check: once every seated player is ready, the countdown the host asked for
+    begins (or, with too few players left, the start is cancelled)."""
+    readying = self.readying
+    if readying is None or self.countdown is not None or not_ready(self):
+        return
+    try:
+        self._check_ready(readying.seed)
+    except TableError:
+        self.emit("cancelled", now, reason="too-few")
+        return
+    count_down(self, readying.by, readying.seed, now)
+
+
 def cancel_start(self: Table, pid: int, now: float) -> None:
-    """The host cancels the countdown to a game (nothing to cancel: nothing changes)."""
+    """The host cancels the countdown to a game, or the ready check before it (nothing to cancel: nothing
+    changes)."""
     host_only(self, pid)
-    if self.countdown is None:
+    if self.countdown is None and self.readying is None:
         return
     self.emit("cancelled", now, by=pid, reason="host")
 
@@ -286,13 +344,25 @@ def on_resumed(self: Table, e: Event) -> None:
     self.tell("resumed", by=self._name(e.get("by")))
 
 
+def on_ready_check(self: Table, e: Event) -> None:
+    name = self._name(e["by"]) or ""
+    self.readying = Readying(e["by"], name, int(e["seed"]))
+    self.tell("ready_check", by=name)
+
+
+def on_ready(self: Table, e: Event) -> None:
+    self.people[e["person"]].ready = bool(e["ready"])
+
+
 def on_countdown(self: Table, e: Event) -> None:
+    self.readying = None
     name = self._name(e["by"]) or ""
     self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
     self.tell("countdown", by=name)
 
 
 def on_cancelled(self: Table, e: Event) -> None:
+    self.readying = None
     self.countdown = None
     self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
 

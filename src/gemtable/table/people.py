@@ -47,6 +47,8 @@ class Person:
     left_round: int | None = None
     """Once gone in a game: its round then (a cave, say)."""
     left_at: float | None = None
+    ready: bool = False
+    """They said they are ready for the next game (``Settings.ready_check``); every game's start clears it."""
     look: int | None = None
     """Their colour and mark (a seat style, 0-15, ``seat-style.js``), given with their first chair and kept for as
     long as they are at the table, across its games: the room learns Réka as the brown star.  A newcomer takes the

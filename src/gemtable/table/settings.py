@@ -38,7 +38,7 @@ LAST_CALL = 1.0
 anyone) may still change their mind: a slip of the thumb on the last tap is not final at once."""
 LAST_CALLS = (0.0, 3.0)
 ABSENT = (1.0, 3600.0)
-CHANGEABLE = ("game", "preset", "options", "seconds", "pause", "turn_clock", "beat", "hold_silent")
+CHANGEABLE = ("game", "preset", "options", "seconds", "pause", "turn_clock", "beat", "hold_silent", "ready_check")
 """The settings a host may change between games (``revised``, the ``settings`` message)."""
 
 
@@ -73,6 +73,10 @@ class Settings:
     """Seconds between the last choice of a simultaneous decision and its reveal, during which anyone may still
     change their choice (another change starts it again): :data:`LAST_CALL` for a table the server creates; none
     for settings made without it (an older log is rebuilt as it was played)."""
+    ready_check: bool = False
+    """Whether the host's start (and Play again) waits for every seated player to say they are ready before its
+    countdown (the host may start anyway): on for a table the server creates; off for settings made without it
+    (an older log is rebuilt as it was played)."""
     hold_silent: bool = False
     """Whether a decision nobody answered holds instead of revealing (the table's reading of "silence means
     camp", ``docs/expedition.md``): at the deadline, when no player to act (not counting bots) chose a move,
@@ -95,6 +99,7 @@ class Settings:
             "beat": self.beat,
             "hold_silent": self.hold_silent,
             "last_call": self.last_call,
+            "ready_check": self.ready_check,
         }
 
     @classmethod
@@ -115,7 +120,16 @@ def new_settings(data: object, allow_scripts: bool = False) -> Settings:
         script = data.get("script")
         if script is not None and not allow_scripts:
             raise TableError("bad-request", "scripted decks are switched off on this server")
-        base = Settings(game.name, manifest.preset(None).name, {}, None, script=script, beat=BEAT, hold_silent=True)
+        base = Settings(
+            game.name,
+            manifest.preset(None).name,
+            {},
+            None,
+            script=script,
+            beat=BEAT,
+            hold_silent=True,
+            ready_check=True,
+        )
         settings = _revised(base, data, "bad-request")
         settings.absent_grace = _number(data.get("absent_grace", ABSENT_GRACE), "absent_grace", *ABSENT, "bad-request")
         settings.countdown = _number(data.get("countdown", COUNTDOWN), "countdown", *COUNTDOWNS, "bad-request")
@@ -175,6 +189,9 @@ def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
     hold_silent = data.get("hold_silent", base.hold_silent)
     if not isinstance(hold_silent, bool):
         hold_silent = bool(hold_silent) if code == "bad-request" else _no_bool("hold_silent", code)
+    ready_check = data.get("ready_check", base.ready_check)
+    if not isinstance(ready_check, bool):
+        ready_check = bool(ready_check) if code == "bad-request" else _no_bool("ready_check", code)
     return replace(
         base,
         preset=preset,
@@ -185,6 +202,7 @@ def _revised(base: Settings, data: Mapping[str, Any], code: str) -> Settings:
         turn_clock=turn_clock,
         beat=beat,
         hold_silent=hold_silent,
+        ready_check=ready_check,
     )
 
 

@@ -55,7 +55,7 @@ from gemtable.table.errors import TableError
 from gemtable.table.log import Event as Event
 from gemtable.table.log import Log
 from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
-from gemtable.table.moderation import Countdown, Door, Paused
+from gemtable.table.moderation import Countdown, Door, Paused, Readying
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name
 from gemtable.table.news import News, Notice
@@ -115,6 +115,8 @@ class Table:
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
         self.paused: Paused | None = None
         self.countdown: Countdown | None = None
+        self.readying: Readying | None = None
+        """The host asked to start and the table waits for everyone to be ready (``moderation.py``)."""
         self.door = Door()
         """Who may not come back in: bans, and the removed (``moderation.py``)."""
         self.news = News()
@@ -233,6 +235,7 @@ class Table:
     change_settings = moderation.change_settings
     start = moderation.start
     cancel_start = moderation.cancel_start
+    ready = moderation.ready
 
     def switch_game(self) -> None:
         """The table's game is now ``settings.game`` (a ``settings`` event between games, ``moderation.py``): its
@@ -382,6 +385,7 @@ class Table:
         self._absent_host(now)
         if self.phase in (LOBBY, RESULTS):
             self._absent_give_way(now)
+            moderation.ready_now(self, now)
             self._count_down(now)
             return
         if self.paused is not None:
@@ -469,10 +473,12 @@ class Table:
         self.news.new_game()
         for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
             del self.people[pid]  # their names are in the records of the games they played
+        self.readying = None
         for person in self.people.values():
             person.seat = None
             person.missed = 0
             person.bot_since = None
+            person.ready = False
 
     def _on_round(self, e: Event) -> None:
         game = self.game
@@ -535,6 +541,8 @@ class Table:
         "stalled": _on_stalled,
         "paused": moderation.on_paused,
         "resumed": moderation.on_resumed,
+        "ready_check": moderation.on_ready_check,
+        "ready": moderation.on_ready,
         "countdown": moderation.on_countdown,
         "cancelled": moderation.on_cancelled,
         "settings": moderation.on_settings,

@@ -31,6 +31,7 @@ PERSON_KEYS = frozenset(
         "chair",
         "seat",
         "look",
+        "ready",
         "bot",
         "connected",
         "to_act",
@@ -200,6 +201,7 @@ def _head(table: Table, now: float) -> JSON:
             "remaining_ms": None if paused.remaining is None else round(paused.remaining * 1000),
             "silent": paused.silent,
         },
+        "readying": None if table.readying is None else {"by": table.readying.by, "name": table.readying.name},
         "countdown": None
         if countdown is None
         else {"by": countdown.by, "name": countdown.name, "remaining_ms": _ms(countdown.ends - now)},
@@ -227,6 +229,7 @@ def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[
                 "chair": p.chair,
                 "seat": seat,
                 "look": p.look,
+                "ready": p.ready or p.is_bot,
                 "bot": p.bot,
                 "connected": p.is_bot or p.id in connected,
                 "to_act": acting,
@@ -309,6 +312,7 @@ def _settings_json(s: Settings) -> JSON:
         "turn_clock": s.turn_clock,
         "beat": s.beat,
         "hold_silent": s.hold_silent,
+        "ready_check": s.ready_check,
         "last_call": s.last_call,
         "absent_grace": s.absent_grace,
         "scripted": s.script is not None,

@@ -3,7 +3,7 @@
 // next game, the host's buttons and the link to the results page.
 
 import { $, put, show } from './dom.js';
-import { t, personName } from './i18n.js';
+import { t, has, personName } from './i18n.js';
 import { bansList, hostButtons } from './host.js';
 
 export function renderResults(app, v, { story, needStory, needed, render }) {
@@ -22,6 +22,8 @@ export function renderResults(app, v, { story, needStory, needed, render }) {
   const again = $('#again');
   if (again) {
     show(again, isHost && enough && !table.countdown);
+    again.dataset.i18n = table.readying && has('ready.anyway') ? 'ready.anyway' : 'results.again';  // (or anyway)
+    again.textContent = t(again.dataset.i18n);
     const hint = $('#again-hint');
     if (hint) {
       show(hint, isHost && !enough);

@@ -30,6 +30,9 @@ function resultsShell(app, v) {
   else import('./results-shell.js').then((m) => { shell = m; render(app); }).catch((e) => console.error(e));
 }
 
+/** ready.js (the ready check's banner and words), loaded the first time a host asks whether everyone is ready. */
+let readyCheck = null;
+
 /** story.js (the notices in words, and their texts), loaded the first time something is to be told. */
 let story = null;
 async function needStory() {
@@ -322,6 +325,7 @@ function effects(app) {
   if (Boolean(paused) !== Boolean(app.prev.paused)) say.push(paused ? pauseWord(paused) : t('pause.over'));
   const counting = app.table.countdown && !app.prev.countdown;
   if (counting) say.push(t('count.by', { name: app.table.countdown.name }));
+  if (app.table.readying && !app.prev.readying && readyCheck) say.push(t('ready.title'));
   if (counting || (playing(now) && !playing(was))) {  // a start: the sheets close, so nothing covers the moves
     for (const sheet of document.querySelectorAll('#invite[open], #leave-sure[open]')) {
       sheet.close();
@@ -481,6 +485,10 @@ function renderBanner(app) {
       h('p', { text: t('removed.hint') })]);
   }
   if (table.paused) blocks.push(pausedBlock(app));
+  if (table.readying && !table.countdown) {  // the ready check: its banner and words load when first asked
+    if (readyCheck) blocks.push(readyCheck.readyBlock(app));
+    else import('./ready.js').then((m) => { readyCheck = m; announce(t('ready.title')); render(app); });
+  }
   if (table.countdown) blocks.push(countdownBlock(app));
   if (app.away.length && me) {
     blocks.push([h('h2', { class: 'away-title', text: t('away.title') }),
@@ -617,6 +625,8 @@ function renderLobby(app) {
     const need = needed(app);
     const ready = seated.filter((p) => p.status !== 'away').length;
     show(start, table.phase === 'lobby' && !table.countdown);
+    start.dataset.i18n = table.readying && has('ready.anyway') ? 'ready.anyway' : 'lobby.start';  // (or anyway)
+    text(start, t(start.dataset.i18n));
     start.disabled = ready < need;
     put($('#start-hint'), ready < need ? t('lobby.need', { n: need }) : '');
     put($('#host-more'), hostButtons(app), bansList(app));
