@@ -424,6 +424,7 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     tap_text(ann, "#host-strip button", "Host controls")
     ann.tap('#host-sheet button[aria-label="Manage Bob"]')
     tap_text(ann, "#host-sheet button", "Remove Bob")
+    tap_text(ann, "#sure button", "Yes, remove")  # (asked once)
     bob.wait_text("#banner", "Ann (the host) removed you from the table.")
     bob.wait_visible("#join-name")
     tv.wait_text("#tv-news", "Ann removed Bob from the table.")

@@ -114,14 +114,11 @@ async function handle(app, msg) {
     render(app);
     sendKept(app);
   } else if (msg.type === 'removed') {
-    if (msg.ban) {  // the token is kept: the server refuses it (banned) until the host lifts the ban
-      app.banned = { by: msg.by };
-      app.conn.stop();
-    } else {
-      forget(app);
-      app.removed = { by: msg.by };
-      toast(msg.by ? t('removed.you_by', { by: msg.by }) : t('removed.you'));
-    }
+    if (msg.ban) return shut(app, msg.by);  // (its token kept: refused until the ban is lifted)
+    forget(app);
+    app.removed = { by: msg.by };
+    if (app.table) app.table.me = null;  // an onlooker now
+    toast(msg.by ? t('removed.you_by', { by: msg.by }) : t('removed.you'));
     render(app);
   } else if (msg.type === 'error') {
     await loadTexts('errors');  // the refusals' words (static/i18n/errors.LANG.json), with the first refusal
@@ -144,12 +141,7 @@ async function handle(app, msg) {
       render(app);
       return;
     }
-    if (msg.code === 'banned') {  // the host banned this phone (or its address): the server closes it
-      app.banned = { by: '' };
-      app.conn.stop();
-      render(app);
-      return;
-    }
+    if (msg.code === 'banned') return shut(app, '');
     toast(has('err.' + msg.code) ? t('err.' + msg.code) : msg.message);
     render(app);
   } else if (msg.type === 'replaced') {
@@ -166,6 +158,14 @@ function nameRefused(text) {
   field.setAttribute('aria-invalid', text ? 'true' : 'false');
   error.textContent = text;
   error.hidden = !text;
+}
+
+/** Banned: the page says so, and nothing more of the table. */
+function shut(app, by) {
+  app.banned = { by };
+  app.table = null;
+  app.conn.stop();
+  render(app);
 }
 
 /** This phone's seat is no more: forget its token. */
@@ -394,8 +394,10 @@ function keepFocus(app, was) {
 function render(app) {
   const table = app.table;
   renderNet(app);
-  if (!table) {
-    if (app.banned || app.missing) renderBanner(app);  // refused before any state: say why
+  if (!table) {  // refused before any state, or banned: say why (and nothing more)
+    if (app.banned) for (const el of document.querySelectorAll('#main>:not(#banner),#actions')) el.hidden = true;
+    if (app.banned || app.missing) renderBanner(app);
+    wakeLock(app);
     return;
   }
   const { me } = table;
@@ -672,7 +674,7 @@ function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
   const hold = holding(app);
-  const on = table && (playing(table.phase) || hold || table.countdown);
+  const on = table && (table.me || !app.removed) && (playing(table.phase) || hold || table.countdown);
   show(el, Boolean(on));
   const count = $('#count-num');
   if (count && table && table.countdown) text(count, t('clock.secs', { n: countdownSecs(app) }));
