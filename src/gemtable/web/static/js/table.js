@@ -238,6 +238,7 @@ function send(app, message) {
   }
   if (move) {
     app.kept = move;
+    app.conn.wake(true);
     toast(t('conn.kept'));
     return true;
   }
@@ -254,6 +255,7 @@ function sendKept(app) {
   const kept = app.kept;
   if (!kept || !app.conn.open) return;
   app.kept = null;
+  app.conn.soon = 0;
   const table = app.table;
   const open = table.phase === 'playing' && table.decision === kept.decision
     && Boolean(table.me && table.me.moves && table.me.moves.length);
@@ -292,13 +294,11 @@ async function tellNews(app, say = []) {
   const newest = Math.max(0, ...news.map((n) => n.id), ...mine.map((n) => n.id));
   const kept = Number(stored(seenKey(app.code)));
   if (news.some(told) || mine.some((n) => n.id > kept)) await needStory();
+  const back = story?.back(app, mine, kept);  // a phone back is told its own story
   if (app.newsSeen === null) {  // this page's first state: only a returning phone's own story is told
     app.newsSeen = newest;
-    if (table.me && kept && app.mode === 'phone' && story) {
-      app.away = story.whileAway(mine, table.me, kept, app.game);
-    }
   } else {
-    const fresh = news.filter((n) => n.id > app.newsSeen && told(n));
+    const fresh = news.filter((n) => n.id > app.newsSeen && told(n) && !(back && story.about(n, table.me)));
     const said = story ? fresh.map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
     if (said.length && app.mode !== 'tv') toast(said.join(' '), true);  // said below, with the rest  // the TV lists them in its side column ("Lately")
     say.push(...said);
