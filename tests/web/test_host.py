@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
 from tests.web.test_booty import BAG, place
 from tests.web.test_play import contrast_failures, join, small_targets, tap
@@ -166,6 +167,7 @@ def test_remove_and_ban_ask_once_and_a_phone_put_out_keeps_no_move_and_no_clock(
     keep = question.get_by_role("button", name="No, keep Bob")
     expect(keep).to_be_focused()
     shot(ann, "host-phone-remove-asked")
+    assert_accessible(ann, "the host asked before a removal")
     keep.tap()
     expect(question).to_have_count(0)
     expect(remove).to_be_focused()
