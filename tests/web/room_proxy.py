@@ -6,6 +6,9 @@ LAN) and reaches the test server on this machine.  It speaks just enough HTTP/1.
 absolute-form requests (``GET http://gemtable.test:PORT/path``, and ``ws://`` for a WebSocket: WebKit asks
 so) rewritten to origin form, one request per connection (``Connection: close``) except a WebSocket
 upgrade, which is then piped both ways as is.
+
+``cut()`` drops every connection it carries and refuses new ones until ``mend()``: the phones behind it lose the
+network (as when the Wi-Fi goes), while the server and any phone not behind it carry on.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ class RoomProxy:
         self.port = int(self.sock.getsockname()[1])
         self.refused: list[str] = []
         self.closed = False
+        self.cut_off = False
+        self.live: set[socket.socket] = set()
+        self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._accept, name="room-proxy", daemon=True)
 
     @property
@@ -41,6 +47,28 @@ class RoomProxy:
         self.closed = True
         with contextlib.suppress(OSError):
             self.sock.close()
+
+    def cut(self) -> None:
+        """Drop every connection, and refuse new ones until :meth:`mend`."""
+        with self.lock:
+            self.cut_off = True
+            for s in self.live:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def mend(self) -> None:
+        with self.lock:
+            self.cut_off = False
+
+    def _keep(self, s: socket.socket) -> bool:
+        """Count ``s`` among the connections carried; False (and ``s`` closed) while cut off."""
+        with self.lock:
+            if self.cut_off:
+                with contextlib.suppress(OSError):
+                    s.close()
+                return False
+            self.live.add(s)
+            return True
 
     def _accept(self) -> None:
         while not self.closed:
@@ -57,6 +85,8 @@ class RoomProxy:
 
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None
+        if not self._keep(client):
+            return
         try:
             head = b""
             while b"\r\n\r\n" not in head:
@@ -105,6 +135,8 @@ class RoomProxy:
         except (OSError, ValueError):
             pass
         finally:
+            with self.lock:
+                self.live.discard(client)
             for s in (client, upstream):
                 if s is not None:
                     with contextlib.suppress(OSError):

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
 from tests.web.test_booty import BAG, place
 from tests.web.test_play import contrast_failures, join, small_targets, tap
@@ -109,6 +110,7 @@ def test_a_night_with_a_countdown_a_pause_an_offline_phone_a_removal_and_an_earl
     ann.locator("#host-sheet").get_by_role("button", name="Manage Bob").tap()
     shot(ann, "host-phone-manage")
     ann.locator("#host-sheet").get_by_role("button", name="Remove Bob", exact=True).tap()
+    ann.locator("#sure").get_by_role("button", name="Yes, remove").tap()  # (asked once)
     expect(bob.locator("#banner")).to_contain_text("Ann (the host) removed you from the table.")
     expect(bob.locator("#join")).to_be_visible()
     expect(bob.locator("#actions")).to_be_hidden()
@@ -136,6 +138,66 @@ def test_a_night_with_a_countdown_a_pause_an_offline_phone_a_removal_and_an_earl
     expect(results.locator("#results-story")).to_contain_text("Ann removed Bob from the table (cave 2).")
     expect(results.locator("#results-story")).to_contain_text("Ann ended the game early.")
     shot(results, "host-results-page-story", full=True)
+
+
+def test_remove_and_ban_ask_once_and_a_phone_put_out_keeps_no_move_and_no_clock(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
+    """Issue 41: the host's remove and ban ask once first (the page's own question over the sheet; No keeps
+    everything as it was); the phone removed says so and looks on, the phone banned says so and shows nothing of the
+    table: neither keeps Deeper or Camp, nor a clock running."""
+    code = server.create_table(script=[["5", "7", "9", "11", "13", "14"]], seconds=60)
+    ann, bob, cy = browser.phone("ann"), browser.phone("bob"), browser.phone("cy")
+    for page, name in ((ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
+        join(page, code, name)
+    ann.locator("#add-bot").tap()  # (the game plays on once Bob and Cy are out)
+    ann.locator("#start").tap()
+    for page in (ann, bob, cy):
+        expect(page.locator("#move-deeper")).to_be_visible()
+    tools = ann.locator("#host-strip").get_by_role("button", name="Host controls")
+    sheet, question = ann.locator("#host-sheet"), ann.locator("#sure")
+
+    # Asked, the host says no: nothing happens, and the focus is back on Remove.
+    tools.tap()
+    sheet.get_by_role("button", name="Manage Bob").tap()
+    remove = sheet.get_by_role("button", name="Remove Bob", exact=True)
+    remove.tap()
+    expect(question.get_by_role("heading")).to_have_text("Remove Bob from the table?")
+    expect(question).to_contain_text("In a game, their turn is played on as if they had left.")
+    keep = question.get_by_role("button", name="No, keep Bob")
+    expect(keep).to_be_focused()
+    shot(ann, "host-phone-remove-asked")
+    assert_accessible(ann, "the host asked before a removal")
+    keep.tap()
+    expect(question).to_have_count(0)
+    expect(remove).to_be_focused()
+    expect(bob.locator("#move-deeper")).to_be_visible()
+    expect(bob.locator("#banner")).to_be_hidden()
+
+    # Asked again, the host confirms: Bob's phone says so and looks on, with no move and no clock.
+    remove.tap()
+    question.get_by_role("button", name="Yes, remove").tap()
+    expect(sheet).to_be_hidden()
+    expect(bob.locator("#banner")).to_contain_text("Ann (the host) removed you from the table.")
+
+    # Remove and ban Cy: asked the same way; Cy's phone says so, and shows nothing of the table any more.
+    tools.tap()
+    sheet.get_by_role("button", name="Manage Cy").tap()
+    sheet.get_by_role("button", name="Remove and ban Cy").tap()
+    expect(question.get_by_role("heading")).to_have_text("Remove Cy and ban them from this table?")
+    question.get_by_role("button", name="Yes, remove and ban").tap()
+    expect(cy.locator("#banner")).to_contain_text(
+        "Ann (the host) removed you from this table and will not let you back in."
+    )
+    shot(bob, "host-phone-removed-in-game")
+    shot(cy, "host-phone-banned-in-game")
+    tap(ann, "deeper")  # the game plays on, for Ann and the bot
+    expect(ann.locator("#clock")).to_be_visible()
+    for page in (bob, cy):
+        expect(page.locator("#move-deeper")).to_be_hidden()
+        expect(page.locator("#move-camp")).to_be_hidden()
+        expect(page.locator("#clock")).to_be_hidden()
+    expect(cy.locator("#game")).to_be_hidden()
 
 
 def test_a_booty_hunter_leave_hands_the_colour_to_a_bot_on_every_screen(
@@ -211,6 +273,7 @@ def test_ban_lift_settings_and_handing_the_role_on_in_the_lobby(
     # Ban: Bob's phone is closed with a plain message; the lobby lists him, with Lift.
     ann.get_by_role("button", name="Manage Bob").tap()
     ann.locator("#host-sheet").get_by_role("button", name="Remove and ban Bob").tap()
+    ann.locator("#sure").get_by_role("button", name="Yes, remove and ban").tap()  # (asked once)
     expect(bob.locator("#banner")).to_contain_text(
         "Ann (the host) removed you from this table and will not let you back in."
     )

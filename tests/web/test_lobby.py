@@ -93,6 +93,7 @@ def test_bots_fill_the_chairs_and_a_ninth_person_watches_from_the_queue(
         # The host removes a guest (connected: the host may): the first in the queue takes the chair.
         gus.get_by_role("button", name="Manage Guest 0").tap()
         gus.locator("#host-sheet").get_by_role("button", name="Remove Guest 0", exact=True).tap()
+        gus.locator("#sure").get_by_role("button", name="Yes, remove").tap()  # (asked once)
         expect(ivy.locator("#banner")).to_be_hidden()
         expect(ivy.locator("#people")).to_contain_text("Ivy")
         expect(jo.locator("#banner")).to_contain_text("number 1 in the queue")

@@ -42,6 +42,7 @@ def test_the_host_removes_a_phone_that_went_dark(server: ServerProcess, browser:
     expect(sheet.get_by_role("button", name="Make Bob the host")).to_have_count(0)  # his phone is gone
     shot(gus, "phone-lobby-manage-absent")
     sheet.get_by_role("button", name="Remove Bob", exact=True).tap()
+    gus.locator("#sure").get_by_role("button", name="Yes, remove").tap()  # (asked once)
     expect(sheet).to_be_hidden()
     expect(gus.locator("#people")).not_to_contain_text("Bob")
     expect(gus.locator("#lobby-count")).to_have_text("1 of 8 chairs taken")

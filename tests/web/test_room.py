@@ -3,7 +3,10 @@
 Over ``http://`` to a name that is not local the browser has no Wake Lock, no Clipboard API and
 no Web Share.  Here the pages are opened at ``http://gemtable.test:PORT`` (see conftest): the join
 link, the QR code (read back from a screenshot, as a camera would), the copy fallback, the screen
-kept awake by the tiny looping video, and a tap made while the phone is reconnecting.
+kept awake by the tiny looping video, a tap made while the phone is reconnecting or cut off (kept, sent with the
+number of its decision once the connection is back: it counts while that decision is open, and the phone says
+plainly when it did not), and a phone back without a reload told what happened to it while it was gone, in the
+second person ("While you were away"), once, never toasted about itself in the third (issue 41).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
 from tests.web.conftest import ROOM_HOST, Browser
+from tests.web.crowd import Crowd
 from tests.web.qr_decode import read_qr
 from tests.web.test_play import join, tap
 
@@ -36,6 +40,13 @@ SHAPE = """() => {
   return {loop: v.loop, onScreen: shown / (r.width * r.height), ofViewport: shown / (innerWidth * innerHeight),
           tappable: getComputedStyle(v).pointerEvents !== 'none'};
 }"""
+TOASTS = """addEventListener('DOMContentLoaded', () => {
+  window.__toasts = [];
+  const el = document.querySelector('#toast');
+  new MutationObserver(() => { if (!el.hidden) __toasts.push(el.textContent); })
+    .observe(el, { childList: true, characterData: true, subtree: true, attributes: true });
+});"""
+"""Every toast a page shows, kept in ``window.__toasts`` (a toast lasts seconds: a test asks afterwards)."""
 
 
 def test_the_room_is_an_insecure_context_and_the_invite_sheet_still_works(
@@ -158,11 +169,46 @@ def test_a_tap_while_reconnecting_is_sent_when_the_connection_is_back(
     expect(bob.locator("main")).to_contain_text("Everyone went deeper.")
 
 
+def test_a_tap_made_while_cut_off_for_five_seconds_counts_while_its_decision_is_open(
+    server: ServerProcess, browser: Browser
+) -> None:
+    code = server.create_table(script=[["5", "7", "9"]], seconds=60)
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Bob")  # the host: a phone of the Python client
+        ann = browser.phone("ann")
+        ann.add_init_script(TOASTS)
+        join(ann, code, "Ann")
+        crowd.do(lambda c: c["Bob"].start())
+        expect(ann.locator("#move-deeper")).to_be_visible()
+        # Cut off for about five seconds, Ann taps Deeper: the tap is kept and sent once she is back; Bob has not
+        # chosen, so the decision is still open and it counts: Bob's choice then makes the reveal.
+        ann.context.set_offline(True)
+        expect(ann.locator("#net")).to_have_text("Connection lost — reconnecting…")
+        tap(ann, "deeper")
+        expect(ann.locator("#toast")).to_have_text(
+            "Offline: your tap is kept and will be sent when the connection is back."
+        )
+        ann.wait_for_timeout(4500)
+        ann.context.set_offline(False)
+        expect(ann.locator("#net")).to_be_hidden()
+        crowd.do(lambda c: c["Bob"].until(lambda s: any(p["chosen"] for p in s["people"] if p["name"] == "Ann")))
+        crowd.do(lambda c: c["Bob"].choose("deeper"))
+        expect(ann.locator("main")).to_contain_text("Everyone went deeper.")
+        # The server saw her gone for five seconds, but nothing happened to her: nothing to tell, nothing toasted.
+        expect(ann.locator("#banner")).to_be_hidden()
+        toasts = ann.evaluate("window.__toasts")
+        assert not [line for line in toasts if "Ann" in line or "did not count" in line], toasts
+    finally:
+        crowd.close()
+
+
 def test_a_tap_while_offline_says_it_did_not_count_when_the_decision_is_over(
     server: ServerProcess, browser: Browser, shot: Any
 ) -> None:
     code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=4, pause=30)
     ann = browser.phone("ann", locale="ja-JP")
+    ann.add_init_script(TOASTS)
     join(ann, code, "Ann", prompt="あなたの名前")
     bob = browser.phone("bob")
     join(bob, code, "Bob")
@@ -180,7 +226,21 @@ def test_a_tap_while_offline_says_it_did_not_count_when_the_decision_is_over(
         "オフライン中のタップは無効でした：その判断はもう終わっています。", timeout=20_000
     )
     expect(ann.locator("#net")).to_be_hidden()
+    # Back without a reload, her phone tells her what happened to her, in the second person, and never toasts it in
+    # the third ("Phone offline: Ann went back to camp", as Bob's does).
+    banner = ann.locator("#banner")
+    expect(banner).to_contain_text("離れている間に")
+    expect(banner).to_contain_text("スマホがオフラインの間、第1洞窟でキャンプに戻されました。")
     shot(ann, "room-04-tap-did-not-count-ja")
+    toasts = ann.evaluate("window.__toasts")
+    assert not [line for line in toasts if "Ann" in line], toasts
+    # Once: OK puts it away, and a reload does not tell it again.
+    banner.get_by_role("button", name="OK").tap()
+    expect(banner).to_be_hidden()
+    ann.reload()
+    expect(ann.locator("#who")).to_have_text("Ann")
+    ann.wait_for_timeout(300)
+    expect(banner).to_be_hidden()
 
 
 def test_the_keep_awake_videos_are_served_in_ranges(server: ServerProcess) -> None:

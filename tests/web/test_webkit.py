@@ -21,6 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from tests.server.harness import ServerProcess
 from tests.web.a11y import check_page, webdriver_run
 from tests.web.conftest import ROOM_HOST, SHOTS, room_base
+from tests.web.crowd import Crowd
 from tests.web.qr_decode import read_qr
 from tests.web.room_proxy import RoomProxy
 from tests.web.test_booty import BAG, booty_table
@@ -378,6 +379,54 @@ def test_a_tap_while_reconnecting_is_kept_in_webkit(server: ServerProcess, webki
         page.wait_text("main", "Everyone went deeper.")
 
 
+TOASTS = """window.__toasts = [];
+const el = document.querySelector('#toast');
+new MutationObserver(() => { if (!el.hidden) __toasts.push(el.textContent); })
+  .observe(el, { childList: true, characterData: true, subtree: true, attributes: true });"""
+
+
+def test_a_phone_cut_off_and_back_in_webkit(server: ServerProcess, webkit: WebKit, proxy: RoomProxy) -> None:
+    """An iPhone cut off (the room's proxy drops its connections and refuses new ones: no `online` event, as when
+    the Wi-Fi goes): a tap made meanwhile is sent once it is back and counts while its decision is open; past the
+    grace the reveal walks it out, the tap did not count, and back without a reload the phone says "While you were
+    away" what happened to it, in the second person, never toasting it in the third (issue 41)."""
+    # The clock off: a gone phone holds a reveal up for the absence grace (1 s here; 5 s under a clock).
+    code = server.create_table(script=[["5", "7", "9", "11", "13", "14"]], turn_clock=False, absent_grace=1)
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Bob")  # the host: a phone of the Python client, not behind the proxy
+        ann = webkit.phone("ann")
+        join(ann, code, "Ann")
+        ann.js(TOASTS)
+        crowd.do(lambda c: c["Bob"].start())
+        ann.wait_visible("#move-deeper")
+        proxy.cut()
+        ann.wait_text("#net", "Connection lost — reconnecting…")
+        ann.tap("#move-deeper")
+        ann.wait_text("#toast", "Offline: your tap is kept and will be sent when the connection is back.")
+        time.sleep(2)
+        proxy.mend()
+        ann.wait_hidden("#net")
+        crowd.do(lambda c: c["Bob"].until(lambda s: any(p["chosen"] for p in s["people"] if p["name"] == "Ann")))
+        crowd.do(lambda c: c["Bob"].choose("deeper"))
+        ann.wait_text("main", "Everyone went deeper.")
+
+        proxy.cut()
+        ann.wait_text("#net", "Connection lost — reconnecting…")
+        crowd.do(lambda c: c["Bob"].choose("deeper"))
+        ann.tap("#move-deeper")
+        crowd.do(lambda c: c["Bob"].until(lambda s: any(n["kind"] == "timed_out" for n in s["news"])))
+        proxy.mend()
+        ann.wait_text("#banner", "While you were away")
+        ann.wait_text("#banner", "You were sent to camp in cave 1 while your phone was offline.")
+        ann.wait_text("#toast", "Your tap while offline did not count: that decision is over.")
+        shot(ann, "phone-back-while-away")
+        toasts = ann.js("return window.__toasts")
+        assert not [line for line in toasts if "Ann" in line], toasts
+    finally:
+        crowd.close()
+
+
 def tap_text(page: Page, css: str, text: str) -> None:
     """Tap the element matching ``css`` whose text is ``text`` (a button named by what it says)."""
     page.until(
@@ -424,6 +473,7 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     tap_text(ann, "#host-strip button", "Host controls")
     ann.tap('#host-sheet button[aria-label="Manage Bob"]')
     tap_text(ann, "#host-sheet button", "Remove Bob")
+    tap_text(ann, "#sure button", "Yes, remove")  # (asked once)
     bob.wait_text("#banner", "Ann (the host) removed you from the table.")
     bob.wait_visible("#join-name")
     tv.wait_text("#tv-news", "Ann removed Bob from the table.")

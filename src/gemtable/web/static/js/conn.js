@@ -79,7 +79,7 @@ export class Connection {
 
   retry() {
     this.onStatus('reconnecting');
-    const delay = Math.min(8000, 400 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    const delay = Math.min(this.soon ? 1000 : 8000, 400 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
     this.attempts += 1;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect('reconnecting'), delay);
@@ -95,8 +95,10 @@ export class Connection {
     this.send({ type: 'ping' });
   }
 
-  /** Back from sleep or a network change: retry at once, or check that the socket still answers. */
-  wake() {
+  /** Back from sleep or a network change (``soon``: a tap waits: then retry every second): retry at once, or
+   *  check that the socket still answers. */
+  wake(soon) {
+    this.soon ||= soon;
     if (this.stopped) return;
     if (!this.open) {
       this.attempts = 0;

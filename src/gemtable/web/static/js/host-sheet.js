@@ -9,6 +9,7 @@ import { t, loadTexts, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
+import { sure } from './sure.js';
 
 await Promise.all([loadTexts('forms'), loadTexts('errors')]);  // its words (static/i18n/forms.LANG.json) come with it
 
@@ -113,6 +114,10 @@ function personView(app, p) {
   const name = personName(p);
   const owner = table.host_owner === p.id && table.host_owner !== table.me.id;
   const send = (message) => { app.ui.send(message); close(); };
+  // Removing or banning someone is asked once first (sure.js: the page's own question, as Leave asks).
+  const removeHint = inGame(table) ? t('host.remove_hint_game') : t('host.remove_hint');
+  const ask = (event, key, text, message) => sure({ question: t(`host.${key}_sure`, { name }), text,
+    yes: t(`host.${key}_yes`), no: t('host.keep', { name }) }, () => send(message), event.currentTarget);
   const tags = [p.connected ? t('host.connected') : t('st.offline')];
   if (p.status === 'watching') tags.push(t('st.watching'));
   return [
@@ -121,9 +126,10 @@ function personView(app, p) {
     h('div', { class: 'host-actions' },
       p.connected ? button(t('host.make_host', { name }), 'wide', () => send({ type: 'host', person: p.id })) : null,
       owner ? h('p', { class: 'note', text: t('host.owner_note', { name }) }) : [
-        button(t('host.remove', { name }), 'wide', () => send({ type: 'remove', person: p.id })),
-        h('p', { class: 'hint', text: inGame(table) ? t('host.remove_hint_game') : t('host.remove_hint') }),
-        button(t('host.ban', { name }), 'wide danger', () => send({ type: 'remove', person: p.id, ban: true })),
+        button(t('host.remove', { name }), 'wide', (e) => ask(e, 'remove', removeHint, { type: 'remove', person: p.id })),
+        h('p', { class: 'hint', text: removeHint }),
+        button(t('host.ban', { name }), 'wide danger', (e) => ask(e, 'ban', t('host.ban_hint'),
+          { type: 'remove', person: p.id, ban: true })),
         h('p', { class: 'hint', text: t('host.ban_hint') }),
       ]),
     h('div', { class: 'row wrap end' }, button(t('host.back'), 'ghost', () => open(app, 'tools')),

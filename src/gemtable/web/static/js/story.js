@@ -96,6 +96,21 @@ export function whileAway(notices, me, since, game) {
   return out;
 }
 
+/** A phone back (its page's first state, or the first after a reconnection: ``app.fresh``; ``kept``: the newest
+ *  notice it was shown before a reload) is told what happened to it since, in the second person ("While you were
+ *  away": ``app.away``), once; true if it is back (then table.js toasts no notice about it, in the third). */
+export function back(app, mine, kept) {
+  const me = app.table.me;
+  const since = app.newsSeen ?? (kept || null);
+  if (!app.fresh || since === null || !me || app.mode !== 'phone') return false;
+  app.away.push(...whileAway(mine, me, since, app.game));
+  return true;
+}
+
+/** Whether notice ``n`` is about person ``me`` (its ``person``, ``to_person`` or ``people``: gemtable.table.news):
+ *  a phone back from being away is told those in the second person (whileAway), not toasted in the third. */
+export const about = (n, me) => [n.person, n.to_person, ...(n.people || [])].includes(me.id);
+
 /** A finished game's story for its results: who left (and how), which seats a bot played and from when,
  *  a bot that gave its chair, who the clock or an absent phone walked out, and an early end. One line each,
  *  in order; the routine ones (pauses, the host role) are left to the moment they happened. */

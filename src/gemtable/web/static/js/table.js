@@ -117,14 +117,11 @@ async function handle(app, msg) {
     render(app);
     sendKept(app);
   } else if (msg.type === 'removed') {
-    if (msg.ban) {  // the token is kept: the server refuses it (banned) until the host lifts the ban
-      app.banned = { by: msg.by };
-      app.conn.stop();
-    } else {
-      forget(app);
-      app.removed = { by: msg.by };
-      toast(msg.by ? t('removed.you_by', { by: msg.by }) : t('removed.you'));
-    }
+    if (msg.ban) return shut(app, msg.by);  // (its token kept: refused until the ban is lifted)
+    forget(app);
+    app.removed = { by: msg.by };
+    if (app.table) app.table.me = null;  // an onlooker now
+    toast(msg.by ? t('removed.you_by', { by: msg.by }) : t('removed.you'));
     render(app);
   } else if (msg.type === 'error') {
     await loadTexts('errors');  // the refusals' words (static/i18n/errors.LANG.json), with the first refusal
@@ -147,12 +144,7 @@ async function handle(app, msg) {
       render(app);
       return;
     }
-    if (msg.code === 'banned') {  // the host banned this phone (or its address): the server closes it
-      app.banned = { by: '' };
-      app.conn.stop();
-      render(app);
-      return;
-    }
+    if (msg.code === 'banned') return shut(app, '');
     toast(has('err.' + msg.code) ? t('err.' + msg.code) : msg.message);
     render(app);
   } else if (msg.type === 'replaced') {
@@ -169,6 +161,14 @@ function nameRefused(text) {
   field.setAttribute('aria-invalid', text ? 'true' : 'false');
   error.textContent = text;
   error.hidden = !text;
+}
+
+/** Banned: the page says so, and nothing more of the table. */
+function shut(app, by) {
+  app.banned = { by };
+  app.table = null;
+  app.conn.stop();
+  render(app);
 }
 
 /** This phone's seat is no more: forget its token. */
@@ -241,6 +241,7 @@ function send(app, message) {
   }
   if (move) {
     app.kept = move;
+    app.conn.wake(true);
     toast(t('conn.kept'));
     return true;
   }
@@ -257,6 +258,7 @@ function sendKept(app) {
   const kept = app.kept;
   if (!kept || !app.conn.open) return;
   app.kept = null;
+  app.conn.soon = 0;
   const table = app.table;
   const open = table.phase === 'playing' && table.decision === kept.decision
     && Boolean(table.me && table.me.moves && table.me.moves.length);
@@ -295,13 +297,11 @@ async function tellNews(app, say = []) {
   const newest = Math.max(0, ...news.map((n) => n.id), ...mine.map((n) => n.id));
   const kept = Number(stored(seenKey(app.code)));
   if (news.some(told) || mine.some((n) => n.id > kept)) await needStory();
+  const back = story?.back(app, mine, kept);  // a phone back is told its own story
   if (app.newsSeen === null) {  // this page's first state: only a returning phone's own story is told
     app.newsSeen = newest;
-    if (table.me && kept && app.mode === 'phone' && story) {
-      app.away = story.whileAway(mine, table.me, kept, app.game);
-    }
   } else {
-    const fresh = news.filter((n) => n.id > app.newsSeen && told(n));
+    const fresh = news.filter((n) => n.id > app.newsSeen && told(n) && !(back && story.about(n, table.me)));
     const said = story ? fresh.map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
     if (said.length && app.mode !== 'tv') toast(said.join(' '), true);  // said below, with the rest  // the TV lists them in its side column ("Lately")
     say.push(...said);
@@ -398,8 +398,10 @@ function keepFocus(app, was) {
 function render(app) {
   const table = app.table;
   renderNet(app);
-  if (!table) {
-    if (app.banned || app.missing) renderBanner(app);  // refused before any state: say why
+  if (!table) {  // refused before any state, or banned: say why (and nothing more)
+    if (app.banned) for (const el of document.querySelectorAll('#main>:not(#banner),#actions')) el.hidden = true;
+    if (app.banned || app.missing) renderBanner(app);
+    wakeLock(app);
     return;
   }
   const { me } = table;
@@ -682,7 +684,7 @@ function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
   const hold = holding(app);
-  const on = table && (playing(table.phase) || hold || table.countdown);
+  const on = table && (table.me || !app.removed) && (playing(table.phase) || hold || table.countdown);
   show(el, Boolean(on));
   const count = $('#count-num');
   if (count && table && table.countdown) text(count, t('clock.secs', { n: countdownSecs(app) }));
