@@ -198,8 +198,9 @@ class Phone {
   }
 }
 
+// No start countdown, no reveal's beat, no last call, no ready check: the load measures the server's work.
 function createTable(table) {
-  const body = JSON.stringify({ game: cfg.game, seconds: cfg.decision_seconds, pause: cfg.pause, countdown: 0, beat: 0 });
+  const body = JSON.stringify({ game: cfg.game, seconds: cfg.decision_seconds, pause: cfg.pause, countdown: 0, beat: 0, last_call: 0, ready_check: false });
   const target = cfg.targets.length ? cfg.targets[table.index % cfg.targets.length] : table.target;
   return new Promise((resolve, reject) => {
     const req = http.request(
