@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gemtable.bots import bot_names, bot_person_names
+from gemtable.games import find_manifest
+from gemtable.table.decisions import Simultaneous, Turns
 from gemtable.table.errors import TableError
 from gemtable.table.names import name_taken
 from gemtable.table.people import Person, Status
 from gemtable.table.phases import LOBBY, RESULTS, REVEAL
+from gemtable.table.play import Play
 from gemtable.table.settings import Settings, revised
 
 if TYPE_CHECKING:
@@ -367,12 +370,34 @@ def on_cancelled(self: Table, e: Event) -> None:
     self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
 
 
+def switch_game(self: Table) -> None:
+    """The table's game is now ``settings.game`` (a ``settings`` event between games, ``moderation.py``): its
+    manifest and decisions, the lobby, no game in play (the games played stay in the records).  Bots leave
+    (each game has its own), and people beyond the new game's chairs watch, queueing in the order they came;
+    everyone keeps their look."""
+    self.manifest = find_manifest(self.settings.game)
+    self.kind = self.manifest.game
+    self.decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
+    self.game = None
+    self.phase = LOBBY
+    self.deadline = None
+    self.play = Play(self.play.number)
+    for person in self.people.values():
+        person.seat = None
+        person.missed = 0
+        person.bot_since = None
+        if person.is_bot and person.status != Status.GONE:
+            person.status, person.chair, person.left_reason = Status.GONE, None, "removed"
+        elif person.chair is not None and person.chair >= self.kind.max_seats:
+            person.chair, person.status = None, Status.WATCHING
+
+
 def on_settings(self: Table, e: Event) -> None:
     settings = Settings.from_json(e["settings"])
     switched = settings.game != self.settings.game
     self.settings = settings
     if switched:
-        self.switch_game()
+        switch_game(self)
     self.tell("settings", by=self._name(e.get("by")), game=settings.game if switched else None)
 
 

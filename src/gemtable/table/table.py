@@ -237,27 +237,6 @@ class Table:
     cancel_start = moderation.cancel_start
     ready = moderation.ready
 
-    def switch_game(self) -> None:
-        """The table's game is now ``settings.game`` (a ``settings`` event between games, ``moderation.py``): its
-        manifest and decisions, the lobby, no game in play (the games played stay in the records).  Bots leave
-        (each game has its own), and people beyond the new game's chairs watch, queueing in the order they came;
-        everyone keeps their look."""
-        self.manifest = find_manifest(self.settings.game)
-        self.kind = self.manifest.game
-        self.decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
-        self.game = None
-        self.phase = LOBBY
-        self.deadline = None
-        self.play = Play(self.play.number)
-        for person in self.people.values():
-            person.seat = None
-            person.missed = 0
-            person.bot_since = None
-            if person.is_bot and person.status != Status.GONE:
-                person.status, person.chair, person.left_reason = Status.GONE, None, "removed"
-            elif person.chair is not None and person.chair >= self.kind.max_seats:
-                person.chair, person.status = None, Status.WATCHING
-
     def _check_ready(self, seed: int) -> None:
         ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
         if len(ready) < self.kind.min_seats:
