@@ -18,7 +18,7 @@ from tests.server.harness import ServerProcess
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
 from tests.web.crowd import Crowd
-from tests.web.test_a11y import tab_to
+from tests.web.test_a11y import everyone, tab_to
 from tests.web.test_play import join, small_targets, tap
 from tests.web.test_stage import PREFIX, TEXT_SIZES, off_stage, overlaps, set_lang
 
@@ -438,5 +438,52 @@ def test_the_host_s_controls_keep_focus_through_choices_reveals_and_cards(
             assert ann.evaluate(KEPT), (card, ann.evaluate(FOCUSED))
         ann.keyboard.press("Enter")  # the kept button still works: Bob's actions
         expect(sheet.get_by_role("heading", name="Bob")).to_be_visible()
+    finally:
+        crowd.close()
+
+
+# --- Play again in reach -----------------------------------------------------------------------------------------
+
+IN_VIEW = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: innerHeight, scrolled: scrollY };
+}"""
+
+
+def test_play_again_is_in_reach_on_a_laptop_and_a_phone(server: ServerProcess, browser: Browser, shot: Any) -> None:
+    """The host's results, with four players, a chart and a story: Play again is on screen without scrolling on a
+    1366×768 laptop and on a 390×844 phone, in English and Hungarian."""
+    code = server.create_table(script=[["5", "7", "spiders", "spiders"]], options={"caves": 1}, seconds=60, pause=1)
+    ann = browser.desktop("again-ann")
+    ann.set_viewport_size({"width": 1366, "height": 768})
+    join(ann, code, "Ann")
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Bob", "Cy", "Dora")
+        ann.locator("#start").tap()
+        expect(ann.locator("#move-camp")).to_be_visible()
+        dora = crowd.clients.pop("Dora")
+        crowd.run(dora.leave())  # a story: Dora left
+        crowd.run(dora.close())
+        ann.locator("#move-deeper").tap()
+        everyone(crowd, "deeper")
+        expect(ann.locator("#game .path li")).to_have_count(2)
+        ann.locator("#move-camp").tap()
+        everyone(crowd, "camp")
+        expect(ann.locator("#results-story li").first).to_be_visible(timeout=8000)
+        again = ann.locator("#again")
+        expect(again).to_be_visible()
+        for lang in ("en", "hu"):
+            set_lang(ann, lang)
+            for width, height in ((1366, 768), (390, 844)):
+                ann.set_viewport_size({"width": width, "height": height})
+                ann.evaluate("() => window.scrollTo(0, 0)")
+                shot(ann, f"hold-again-{width}-{lang}")
+                box = ann.evaluate(IN_VIEW, "#again")
+                assert box["bottom"] <= box["height"], (width, lang, box)
+                toast = ann.evaluate(IN_VIEW, "#toast")  # a notice's toast (Dora left) stays clear of it
+                assert toast["bottom"] <= box["top"] or ann.locator("#toast").is_hidden(), (width, lang, toast, box)
+        again.tap()  # (Playwright taps only what nothing covers)
+        expect(ann.locator("#move-deeper")).to_be_visible()
     finally:
         crowd.close()
