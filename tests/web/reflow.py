@@ -92,3 +92,53 @@ REFLOW = """() => {
 
 def reflow_problems(page: Any, where: str) -> list[str]:
     return [f"{where}: {p}" for p in page.evaluate(REFLOW)]
+
+
+BIG_TEXT_HOLDS = """() => {
+  const out = [];
+  const shown = (el) => el.getClientRects().length > 0 && !el.closest('[hidden], dialog:not([open])');
+  const rects = (node, a = 0, b = node.length) => {
+    const range = document.createRange();
+    range.setStart(node, a);
+    range.setEnd(node, b);
+    return [...range.getClientRects()].filter((r) => r.width > 0);
+  };
+  const texts = (el) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const found = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent.trim()) found.push(n);
+    return found;
+  };
+  for (const button of document.querySelectorAll('.move')) {  // a choice's words inside its button
+    if (!shown(button)) continue;
+    const b = button.getBoundingClientRect();
+    const outside = texts(button).find((n) => rects(n).some((r) => r.left < b.left - 1 || r.right > b.right + 1
+      || r.top < b.top - 1 || r.bottom > b.bottom + 1));
+    if (outside) out.push(`#${button.id}: "${outside.textContent.trim().slice(0, 30)}" runs outside the button`);
+  }
+  // a header's words and a name whole on one line (a word may break only at a soft hyphen)
+  for (const [sel, what] of [['thead th', 'a header'], ['.name, .who-seat', 'a name']]) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!shown(el)) continue;
+      for (const n of texts(el)) {
+        for (const m of n.textContent.matchAll(/[^\\s\\u00ad]+/g)) {  // its first and last letters on one line
+          const [first, last] = [m.index, m.index + m[0].length - 1].map((i) => rects(n, i, i + 1).at(-1));
+          if (first && last && Math.abs(first.top - last.top) > 2) out.push(`${what} split inside "${m[0]}"`);
+        }
+      }
+    }
+  }
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  // the chart's text grows with the page's
+  const tick = [...document.querySelectorAll('.chart-svg .tick')].find(shown);
+  if (tick && tick.getBoundingClientRect().height < root * 0.55) {
+    out.push(`the chart's text is ${tick.getBoundingClientRect().height.toFixed(1)} px high at ${root} px text`);
+  }
+  return out;
+}"""
+
+
+def big_text_problems(page: Any, where: str) -> list[str]:
+    """At 200 % text: the choices' words inside their buttons, headers and names not split inside a word, the
+    chart's text grown with the page's."""
+    return [f"{where}: {p}" for p in page.evaluate(BIG_TEXT_HOLDS)]

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tests.server.harness import ServerProcess
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
 from tests.web.crowd import Crowd
+from tests.web.test_a11y import everyone, tab_to
 from tests.web.test_play import join, small_targets, tap
 from tests.web.test_stage import PREFIX, TEXT_SIZES, off_stage, overlaps, set_lang
 
@@ -331,3 +333,157 @@ def test_the_tv_holds_at_every_size(server: ServerProcess, browser: Browser, sho
     finally:
         crowd.close()
     assert not problems, "\n".join(problems[:60])
+
+
+# --- the host's controls keep focus ------------------------------------------------------------------------------
+
+MARK = "() => { document.activeElement.__kept = true; return document.activeElement.textContent; }"
+KEPT = "() => Boolean(document.activeElement && document.activeElement.__kept)"
+PHASES = """() => {
+  window.__phases = [];
+  new MutationObserver(() => {
+    const now = document.body.dataset.phase;
+    if (window.__phases.at(-1) !== now) window.__phases.push(now);
+  })
+    .observe(document.body, { attributes: true, attributeFilter: ['data-phase'] });
+}"""
+FOCUSED = "() => (document.activeElement.id || '') + ' ' + document.activeElement.outerHTML.slice(0, 120)"
+
+
+def test_the_host_s_controls_keep_focus_through_choices_reveals_and_cards(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
+    """The host reaches Pause with Tab while the others change their minds; focus stays on that same element (the
+    page draws the strip once and changes it in place) through choices, reveals (a beat of 1 s) and new cards, and
+    through Pause and Resume pressed from the keyboard; in the host's sheet, focus on Manage Bob stays there as cards
+    turn under it."""
+    cards = ["5", "7", "9", "11", "13", "14", "15", "spiders", "spiders"]
+    code = server.create_table(script=[cards], options={"caves": 1}, seconds=60, beat=1)
+    ann = browser.phone("keep-ann")
+    join(ann, code, "Ann")
+    crowd = Crowd(server.ws)
+    chosen: dict[str, int] = {}
+
+    def choose(move: str, *names: str) -> None:  # each a decision it has not answered yet (by number)
+        async def go(c: dict[str, Any]) -> None:
+            for name in names:
+                state = await c[name].until(
+                    lambda s, name=name: (
+                        s.get("phase") == "playing"
+                        and bool((s.get("me") or {}).get("moves"))
+                        and s.get("decision", 0) > chosen.get(name, -1)
+                    )
+                )
+                chosen[name] = state["decision"]
+                await c[name].choose(move, state["decision"])
+
+        crowd.do(go)
+
+    def fidget() -> Any:  # Bob and Cy change their minds (8 times, under the server's 10): a state each time
+        async def go() -> None:
+            for n in range(8):
+                await crowd.clients[("Bob", "Cy")[n % 2]].choose(("camp", "camp", "deeper", "deeper")[n % 4])
+                await asyncio.sleep(0.1)
+
+        return asyncio.run_coroutine_threadsafe(go(), crowd.loop)
+
+    path = ann.locator("#game .path li")
+    try:
+        crowd.join(code, "Bob", "Cy")
+        ann.evaluate(PHASES)
+        ann.locator("#start").tap()
+        expect(path).to_have_count(1)
+        fidgeting = fidget()
+        tab_to(ann, "#strip-pause")  # reached by Tab while the states come
+        assert ann.evaluate(MARK) == "Pause"
+        ann.wait_for_timeout(400)
+        assert ann.evaluate(KEPT), ann.evaluate(FOCUSED)
+        fidgeting.result(5)
+        for card in (2, 3, 4):  # Ann's choice (a click that moves no focus), the others', the beat, a new card
+            ann.evaluate("() => document.querySelector('#move-deeper').click()")
+            choose("deeper", "Bob", "Cy")
+            expect(path).to_have_count(card)
+            assert ann.evaluate(KEPT), (card, ann.evaluate(FOCUSED))
+        assert ann.evaluate("() => window.__phases.filter((p) => p === 'reveal').length") == 3
+        ann.keyboard.press("Enter")  # Pause, from the keyboard: the same button now resumes
+        expect(ann.locator("#resume")).to_be_visible()
+        strip_pause = ann.locator("#strip-pause")
+        expect(strip_pause).to_have_text("Resume the game")
+        shot(ann, "hold-host-strip-paused")
+        assert ann.evaluate(KEPT), ann.evaluate(FOCUSED)
+        ann.keyboard.press("Enter")
+        expect(ann.locator("#resume")).to_be_hidden()
+        expect(strip_pause).to_have_text("Pause")
+        assert ann.evaluate(KEPT), ann.evaluate(FOCUSED)
+
+        # The sheet: Ann walks out (so the others turn cards without her), opens the host's tools from the keyboard
+        # and puts focus on Manage Bob; three cards turn under the open sheet.
+        ann.evaluate("() => document.querySelector('#move-camp').click()")
+        ann.keyboard.press("Tab")
+        expect(ann.locator("#host-strip button").nth(1)).to_be_focused()
+        ann.keyboard.press("Enter")
+        sheet = ann.locator("#host-sheet")
+        expect(sheet).to_be_visible()
+        manage = sheet.get_by_role("button", name="Manage Bob")
+        for _ in range(6):
+            if ann.evaluate("() => document.activeElement.getAttribute('aria-label') === 'Manage Bob'"):
+                break
+            ann.keyboard.press("Tab")
+        expect(manage).to_be_focused()
+        shot(ann, "hold-host-sheet-focus")
+        ann.evaluate(MARK)
+        for card in (5, 6, 7):
+            choose("deeper", "Bob", "Cy")
+            expect(path).to_have_count(card)
+            assert ann.evaluate(KEPT), (card, ann.evaluate(FOCUSED))
+        ann.keyboard.press("Enter")  # the kept button still works: Bob's actions
+        expect(sheet.get_by_role("heading", name="Bob")).to_be_visible()
+    finally:
+        crowd.close()
+
+
+# --- Play again in reach -----------------------------------------------------------------------------------------
+
+IN_VIEW = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: innerHeight, scrolled: scrollY };
+}"""
+
+
+def test_play_again_is_in_reach_on_a_laptop_and_a_phone(server: ServerProcess, browser: Browser, shot: Any) -> None:
+    """The host's results, with four players, a chart and a story: Play again is on screen without scrolling on a
+    1366×768 laptop and on a 390×844 phone, in English and Hungarian."""
+    code = server.create_table(script=[["5", "7", "spiders", "spiders"]], options={"caves": 1}, seconds=60, pause=1)
+    ann = browser.desktop("again-ann")
+    ann.set_viewport_size({"width": 1366, "height": 768})
+    join(ann, code, "Ann")
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Bob", "Cy", "Dora")
+        ann.locator("#start").tap()
+        expect(ann.locator("#move-camp")).to_be_visible()
+        dora = crowd.clients.pop("Dora")
+        crowd.run(dora.leave())  # a story: Dora left
+        crowd.run(dora.close())
+        ann.locator("#move-deeper").tap()
+        everyone(crowd, "deeper")
+        expect(ann.locator("#game .path li")).to_have_count(2)
+        ann.locator("#move-camp").tap()
+        everyone(crowd, "camp")
+        expect(ann.locator("#results-story li").first).to_be_visible(timeout=8000)
+        again = ann.locator("#again")
+        expect(again).to_be_visible()
+        for lang in ("en", "hu"):
+            set_lang(ann, lang)
+            for width, height in ((1366, 768), (390, 844)):
+                ann.set_viewport_size({"width": width, "height": height})
+                ann.evaluate("() => window.scrollTo(0, 0)")
+                shot(ann, f"hold-again-{width}-{lang}")
+                box = ann.evaluate(IN_VIEW, "#again")
+                assert box["bottom"] <= box["height"], (width, lang, box)
+                toast = ann.evaluate(IN_VIEW, "#toast")  # a notice's toast (Dora left) stays clear of it
+                assert toast["bottom"] <= box["top"] or ann.locator("#toast").is_hidden(), (width, lang, toast, box)
+        again.tap()  # (Playwright taps only what nothing covers)
+        expect(ann.locator("#move-deeper")).to_be_visible()
+    finally:
+        crowd.close()

@@ -16,13 +16,14 @@ from playwright.sync_api import expect
 from tests.server.harness import ServerProcess
 from tests.web.conftest import ARGS, CHROMIUM, ROOM_HOST, SHOTS, Browser, room_base
 from tests.web.crowd import Crowd
-from tests.web.reflow import BIG_TEXT, NARROW, ZOOM, bigtext_profile, reflow_problems
+from tests.web.reflow import BIG_TEXT, NARROW, ZOOM, big_text_problems, bigtext_profile, reflow_problems
 from tests.web.test_booty import BAG, booty_table
 
 pytestmark = pytest.mark.browser
 
 LOCALES = {"hu": "hu-HU", "ja": "ja-JP"}
 PROMPT = {"hu": "A neved", "ja": "あなたの名前"}
+NAMES = {"hu": ("Ann", "Bob"), "ja": ("さくらこ", "たかはし")}  # (a Japanese name breaks nowhere inside)
 SCRIPT = [["5", "spiders", "7", "spiders"]]
 SETTLED = """() => Promise.race([new Promise((done) => setTimeout(done, 2000)),
   Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))])"""
@@ -61,19 +62,28 @@ def moments(page: Any, server: ServerProcess, lang: str, mode: str) -> list[str]
         problems.extend(reflow_problems(page, f"{mode} {lang} {moment}"))
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"reflow-{mode}-{lang}-{moment}.png"), animations="disabled")
+        if mode == "text200" and moment in ("choosing", "chosen", "results"):  # 200 % text at 390 px, and at 320
+            problems.extend(big_text_problems(page, f"{mode} {lang} {moment}"))
+            page.set_viewport_size(NARROW["viewport"])
+            page.wait_for_timeout(100)
+            where = f"{mode} 320px {lang} {moment}"
+            problems.extend(reflow_problems(page, where) + big_text_problems(page, where))
+            page.screenshot(path=str(SHOTS / f"reflow-{mode}-320-{lang}-{moment}.png"), animations="disabled")
+            page.set_viewport_size(BIG_TEXT["viewport"])
 
     page.goto("/")
     expect(page.locator("#game option")).to_have_count(2)
     look("start")
     code = server.create_table(script=SCRIPT, options={"caves": 1}, seconds=60, pause=2)
     page.goto(f"/t/{code}")
-    page.get_by_label(PROMPT[lang]).fill("Ann")
+    ann, bob_name = NAMES[lang]
+    page.get_by_label(PROMPT[lang]).fill(ann)
     page.locator("#join-go").tap()
-    expect(page.locator("#who")).to_have_text("Ann")
+    expect(page.locator("#who")).to_have_text(ann)
     crowd = Crowd(server.ws)
     try:
-        crowd.join(code, "Bob")
-        expect(page.locator("#people")).to_contain_text("Bob")
+        crowd.join(code, bob_name)
+        expect(page.locator("#people")).to_contain_text(bob_name)
         look("lobby")
         page.locator("#start").tap()
         expect(page.locator("#move-deeper")).to_be_visible()
@@ -81,7 +91,7 @@ def moments(page: Any, server: ServerProcess, lang: str, mode: str) -> list[str]
         page.locator("#move-deeper").tap()
         expect(page.locator("#move-deeper")).to_have_attribute("aria-pressed", "true")
         look("chosen")
-        bob = crowd.clients["Bob"]
+        bob = crowd.clients[bob_name]
 
         def choose(move: str) -> None:
             async def go(_: Any) -> None:

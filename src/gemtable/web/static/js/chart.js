@@ -16,12 +16,16 @@ function niceMax(value) {
 /** series: [{name, values, seat}] (seat: whose style the line takes; its place in the list if none);
  *  a legend and an SVG, inside one figure body. */
 export function chart(series, { xLabel = (i) => String(i + 1), xTitle = '', title = '' } = {}) {
+  // The text follows the page's size (twice the usual at 200 % text: the root's font over its usual 17 px), and
+  // the margins that hold it with it; the TV sizes its text itself (stage.js).
+  const tv = document.body.classList.contains('tv');
+  const k = tv ? 1 : Math.max(1, parseFloat(getComputedStyle(document.documentElement).fontSize) / 17);
   const W = 360;
-  const H = 218;
-  const left = 40;
+  const H = 170 + 48 * k;
+  const left = 10 + 30 * k;
   const right = 14;
   const top = 12;
-  const bottom = 48;
+  const bottom = 48 * k;
   // The labels keep clear of the marks (a mark is up to 6.6 units from its point): the values' 10 units to the
   // left of the axis, the caves' 24 below the 0 line (the TV's 14.2-unit labels too; tests/web/test_rough_edges.py).
   const n = Math.max(1, ...series.map((one) => one.values.length));
@@ -31,10 +35,10 @@ export function chart(series, { xLabel = (i) => String(i + 1), xTitle = '', titl
   const seatOf = (one, k) => (one.seat ?? k);
   const grid = [0, max / 2, max].map((v) => [
     s('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }),
-    s('text', { x: left - 10, y: y(v) + 4, 'text-anchor': 'end', class: 'tick', text: String(v) }),
+    s('text', { x: left - 10, y: y(v) + 4 * k, 'text-anchor': 'end', class: 'tick', text: String(v) }),
   ]);
   const ticks = Array.from({ length: n }, (_, i) =>
-    s('text', { x: x(i), y: H - bottom + 24, 'text-anchor': 'middle', class: 'tick', text: xLabel(i) }));
+    s('text', { x: x(i), y: H - bottom + 24 * k, 'text-anchor': 'middle', class: 'tick', text: xLabel(i) }));
   const lines = series.map((one, k) => {
     const style = seatStyle(seatOf(one, k));
     const pts = one.values.map((v, i) => [x(i), y(v)]);
@@ -47,6 +51,7 @@ export function chart(series, { xLabel = (i) => String(i + 1), xTitle = '', titl
     grid, ticks,
     s('text', { x: (left + W - right) / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis', text: xTitle }),
     lines);
+  if (k > 1) svg.style.setProperty('--chart-text', `${(12 * k).toFixed(1)}px`);  // (CSSOM: the CSP allows it)
   const legend = h('ul', { class: 'legend' }, series.map((one, k) => h('li', null,
     seatSwatch(seatOf(one, k)), h('span', { text: `${one.name}: ${one.values.join(' → ')}` }))));
   return h('div', { class: 'chart-body' }, svg, legend);

@@ -27,7 +27,9 @@ function sheet() {
 }
 
 function button(text, cls, onClick, extra = {}) {
-  return h('button', { type: 'button', class: `btn ${cls}`, on: { click: onClick }, ...extra }, text);
+  const el = h('button', { type: 'button', class: `btn ${cls}`, ...extra }, text);
+  el.onclick = onClick;  // (a property: morph gives a kept button the fresh one's)
+  return el;
 }
 
 function close() {
@@ -42,6 +44,8 @@ export function open(app, view, arg = null) {
   app.hostSheet = { view, arg };
   if (!el.open) el.showModal();
   renderSheet(app);
+  const first = [...el.querySelectorAll('button, select')].find((c) => c.getClientRects().length);
+  if (first) first.focus();  // (a new view: drawn afresh, focus on its first control)
 }
 
 /** Keep an open sheet in step with the table (a person who left, a game that ended). */
@@ -54,23 +58,54 @@ export function renderSheet(app) {
     return;
   }
   const { view, arg } = app.hostSheet;
-  if (view === 'person') {
-    const p = table.people.find((q) => q.id === arg);
-    if (!p || p.status === 'gone') {
-      close();
-      return;
-    }
-    put(el, personView(app, p));
-  } else if (view === 'settings') {
-    if (inGame(table)) {
-      close();
-      return;
-    }
-    if (el.dataset.drawn !== 'settings') put(el, settingsView(app));
-  } else {
-    put(el, toolsView(app));
+  const p = view === 'person' ? table.people.find((q) => q.id === arg) : null;
+  if ((view === 'person' && (!p || p.status === 'gone')) || (view === 'settings' && inGame(table))) {
+    close();
+    return;
   }
+  if (view === 'settings' && el.dataset.drawn === 'settings') return;  // (a form being filled in is never redrawn)
+  const children = view === 'person' ? personView(app, p) : view === 'settings' ? settingsView(app) : toolsView(app);
+  const toast = $('#toast', el);  // (toast() puts it over an open sheet: kept out of the drawing)
+  toast?.remove();
+  // A view is drawn afresh when it opens, then in place (morph) as the table changes under it.
+  if (el.dataset.drawn === view) morph(el, [children]);
+  else put(el, children);
   el.dataset.drawn = view;
+  if (toast) el.append(toast);
+}
+
+// --- drawn in place ----------------------------------------------------------------------------------
+
+/**
+ * Make ``el``'s children look like ``children`` (fresh elements from h()) while keeping the elements it has: a
+ * node of the same kind at the same place (and the same ``data-key``, for a list's rows) is kept and given the
+ * fresh one's attributes, text, click handler and children; only what is new is added, only what is gone removed.
+ * So the state of a game changing under an open sheet leaves focus, a press and a screen reader where they were.
+ */
+function morph(el, children) {
+  const fresh = children.flat(3).filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  const keys = new Set(fresh.map(key));
+  for (const old of [...el.childNodes]) if (key(old) && !keys.has(key(old))) old.remove();  // a row gone
+  fresh.forEach((node, i) => {
+    const old = el.childNodes[i];
+    if (old && old.nodeName === node.nodeName && key(old) === key(node)) patch(old, node);
+    else el.insertBefore(node, old || null);
+  });
+  while (el.childNodes.length > fresh.length) el.lastChild.remove();
+}
+
+const key = (node) => (node.dataset && node.dataset.key) || '';
+
+function patch(old, node) {
+  if (!(node instanceof Element)) {
+    if (old.nodeValue !== node.nodeValue) old.nodeValue = node.nodeValue;
+    return;
+  }
+  for (const { name } of [...old.attributes]) if (!node.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of node.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  old.onclick = node.onclick;
+  morph(old, [...node.childNodes]);
 }
 
 // --- the host's tools -------------------------------------------------------------------------------
@@ -86,8 +121,10 @@ function toolsView(app) {
       ? h('div', { class: 'confirm' }, h('p', { class: 'warn', text: t('host.end_sure') }),
         h('div', { class: 'row wrap' },
           button(t('host.end_yes'), 'danger', () => { app.confirmEnd = false; app.ui.send({ type: 'end' }); close(); }),
-          button(t('host.end_no'), 'ghost', () => { app.confirmEnd = false; renderSheet(app); })))
-      : button(t('host.end'), 'wide ghost', () => { app.confirmEnd = true; renderSheet(app); }));
+          button(t('host.end_no'), 'ghost', () => { app.confirmEnd = false; renderSheet(app); $('#end-game').focus(); },
+            { id: 'end-no' })))
+      : button(t('host.end'), 'wide ghost', () => { app.confirmEnd = true; renderSheet(app); $('#end-no').focus(); },
+        { id: 'end-game' }));
   } else if (table.countdown) {
     game.push(button(t('host.cancel_start'), 'wide', () => { app.ui.send({ type: 'cancel_start' }); close(); }));
   } else {
@@ -99,10 +136,11 @@ function toolsView(app) {
     h('h2', { id: 'host-sheet-title', text: t('host.title') }),
     h('div', { class: 'host-game' }, game),
     h('h3', { text: t('host.people') }),
-    people.length ? h('ul', { class: 'people host-people' }, people.map((p) => h('li', { class: 'person' },
-      icon(p.bot ? 'bot' : 'person', '', 'who-icon'), h('span', { class: 'name', text: personName(p) }),
-      manageButton(app, p)))) : h('p', { class: 'muted', text: t('host.nobody') }),
-    bansList(app),
+    people.length ? h('ul', { class: 'people host-people', 'data-key': 'people' }, people.map((p) => h('li',
+      { class: 'person', 'data-key': p.id }, icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
+      h('span', { class: 'name', text: personName(p) }), manageButton(app, p))))
+      : h('p', { class: 'muted', text: t('host.nobody'), 'data-key': 'nobody' }),
+    h('div', { 'data-key': 'bans' }, bansList(app)),
     h('div', { class: 'row wrap end' }, button(t('invite.close'), 'primary', close)),
   ];
 }
@@ -124,8 +162,8 @@ function personView(app, p) {
     h('h2', { id: 'host-sheet-title', text: name }),
     h('p', { class: 'muted', text: tags.join(' · ') }),
     h('div', { class: 'host-actions' },
-      p.connected ? button(t('host.make_host', { name }), 'wide', () => send({ type: 'host', person: p.id })) : null,
-      owner ? h('p', { class: 'note', text: t('host.owner_note', { name }) }) : [
+      button(t('host.make_host', { name }), 'wide', () => send({ type: 'host', person: p.id }), { hidden: !p.connected }),
+      owner ? h('p', { class: 'note', text: t('host.owner_note', { name }), 'data-key': 'owner' }) : [
         button(t('host.remove', { name }), 'wide', (e) => ask(e, 'remove', removeHint, { type: 'remove', person: p.id })),
         h('p', { class: 'hint', text: removeHint }),
         button(t('host.ban', { name }), 'wide danger', (e) => ask(e, 'ban', t('host.ban_hint'),

@@ -7,14 +7,16 @@
 // The server decides: each button sends one message (docs/protocol.md) and a refusal comes back as an error
 // the page shows.
 
-import { h } from './dom.js';
+import { h, text } from './dom.js';
 import { t, personName } from './i18n.js';
 
 const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
 const isHost = (table) => Boolean(table.me && table.me.host);
 
 function button(text, cls, onClick, extra = {}) {
-  return h('button', { type: 'button', class: `btn ${cls}`, on: { click: onClick }, ...extra }, text);
+  const el = h('button', { type: 'button', class: `btn ${cls}`, ...extra }, text);
+  el.onclick = onClick;  // (a property: host-sheet.js's morph gives a kept button the fresh one's)
+  return el;
 }
 
 /** Open the host's sheet (``view``: 'tools', 'person' with a person's id, 'settings'). */
@@ -56,13 +58,23 @@ export function manageButton(app, p) {
     { 'aria-label': t('host.manage_who', { name: personName(p) }), 'aria-haspopup': 'dialog' });
 }
 
-/** The host's strip in a game (phone): pause (resume is in the banner while paused), and the host's tools. */
-export function hostStrip(app) {
+/** The host's strip in a game (phone), drawn once into ``slot`` and then changed in place, so that focus, a press
+ *  and a screen reader's place survive every state: Pause (Resume while paused), and the host's tools. */
+export function hostStrip(app, slot) {
   const table = app.table;
-  if (app.mode !== 'phone' || !isHost(table) || !inGame(table)) return null;
-  return h('div', { class: 'host-strip', role: 'group', 'aria-label': t('host.title') },
-    table.paused ? null : button(t('host.pause'), 'small', () => app.ui.send({ type: 'pause' })),
-    button(t('host.tools'), 'small ghost', () => open(app, 'tools'), { 'aria-haspopup': 'dialog' }));
+  const on = app.mode === 'phone' && isHost(table) && inGame(table);
+  slot.hidden = !on;
+  if (!on) return;
+  if (!slot.firstChild) {
+    slot.append(h('div', { class: 'host-strip', role: 'group' },
+      button('', 'small', () => app.ui.send({ type: app.table.paused ? 'resume' : 'pause' }), { id: 'strip-pause' }),
+      button('', 'small ghost', () => open(app, 'tools'), { 'aria-haspopup': 'dialog' })));
+  }
+  const group = slot.firstChild;
+  const [pause, tools] = group.children;
+  group.setAttribute('aria-label', t('host.title'));
+  text(pause, t(table.paused ? 'host.resume' : 'host.pause'));
+  text(tools, t('host.tools'));
 }
 
 /** The host's buttons in the lobby and at the results: the settings and the tools. */

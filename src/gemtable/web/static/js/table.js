@@ -431,11 +431,7 @@ function render(app) {
   show($('#game'), inGame);
   if (inGame) app.game.renderGame($('#game'), v, app.ui);
   const strip = $('#host-strip');
-  if (strip) {
-    const tools = hostStrip(app);
-    show(strip, Boolean(tools));
-    put(strip, tools);
-  }
+  if (strip) hostStrip(app, strip);
   const actions = $('#actions');
   if (actions) {
     app.game.renderActions(actions, v, app.ui);
