@@ -390,6 +390,9 @@ class Strategies:
                     "leave",
                     "add_bot",
                     "remove_bot",
+                    "ready",
+                    "resume",
+                    "settings",
                     "ping",
                     "sync",
                 ]
@@ -416,6 +419,10 @@ class Strategies:
             msg["bot"] = data.draw(st.sampled_from(self.bots))
         elif kind == "remove_bot":
             msg["chair"] = data.draw(st.integers(-2, 9))
+        elif kind == "ready":
+            msg["ready"] = data.draw(st.booleans())
+        elif kind == "settings":  # (the night's switches: a held silent decision, the ready check, the last call)
+            msg[data.draw(st.sampled_from(["hold_silent", "ready_check"]))] = data.draw(st.booleans())
         return msg
 
     # frames --------------------------------------------------------------------------------------

@@ -505,14 +505,15 @@ function renderBanner(app) {
 }
 
 function pausedBlock(app) {
-  const { me, paused } = app.table, host = me?.host, silent = paused.silent;
+  const { me, paused } = app.table, host = me?.host, silent = paused.silent && has('pause.silent');
   return [h('p', { class: 'huge', text: pauseWord(paused) }),
     h('p', { text: t(silent ? 'pause.silent_hint' : host ? 'pause.hint_host' : me ? 'pause.hint' : 'pause.hint_watch') }),
     host || (silent && me?.chair != null) ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume',
       text: t(silent ? 'pause.here' : 'host.resume'), on: { click: () => app.ui.send({ type: 'resume' }) } }) : null];
 }
 
-const pauseWord = (p) => (p.silent ? t('pause.silent') : t('pause.by', { name: p.name }));
+// (a hold's words come with the notices', news.LANG.json: its "silent" notice loads them with story.js)
+const pauseWord = (p) => (p.silent && has('pause.silent') ? t('pause.silent') : t('pause.by', { name: p.name }));
 
 function countdownBlock(app) {
   const table = app.table;
@@ -820,44 +821,6 @@ async function wakeLock(app) {
   else if (wantAwake) playVideo(false);
 }
 
-// --- copying the link -----------------------------------------------------------------
-
-/** Select the link's text field: what a person then copies by hand. */
-function selectLink(field) {
-  field.focus({ preventScroll: true });
-  field.select();
-  field.setSelectionRange(0, field.value.length);
-}
-
-/**
- * Copy the join link: the Clipboard API where there is one (a secure context), else the old
- * execCommand('copy') on the selected, read-only text field, which works over plain HTTP. If both
- * fail the link is left selected and the page says to press and hold it: never a silent no-op.
- */
-async function copyLink(app) {
-  const field = $('#invite-link');
-  const url = joinUrl(app.code) || await loadPublicUrl().then(() => joinUrl(app.code));
-  field.value = url;
-  $('#invite-hold').hidden = true;
-  if (navigator.clipboard && typeof navigator.clipboard.writeText === 'function') {
-    try {
-      await navigator.clipboard.writeText(url);
-      toast(t('invite.copied'));
-      return;
-    } catch { /* not allowed here: try the old way */ }
-  }
-  selectLink(field);
-  let copied = false;
-  try { copied = document.execCommand('copy'); } catch { copied = false; }
-  if (copied) {
-    toast(t('invite.copied'));
-  } else {
-    selectLink(field);
-    $('#invite-hold').hidden = false;
-    toast(t('invite.hold'));
-  }
-}
-
 // --- controls -------------------------------------------------------------------------
 
 function wire(app) {
@@ -895,14 +858,17 @@ function wire(app) {
     buzz.checked = buzzOn();
     buzz.addEventListener('change', () => store(BUZZ, buzz.checked ? '1' : '0'));
   }
-  click('#invite-copy', () => copyLink(app));
+  // Copying the link (copy.js) loads at the first Copy (within the tap's activation: Chromium gives it 5 s; where a
+  // browser refuses it, the link is left selected and the page says to press and hold it).
+  const copy = () => import('./copy.js').then((m) => m.copyLink(app.code));
+  click('#invite-copy', copy);
   const share = $('#invite-share');
   if (share) {
     // navigator.share exists only in a secure context (and not in every browser): no button otherwise.
     share.hidden = typeof navigator.share !== 'function';
     share.addEventListener('click', () => {
       navigator.share({ title: 'gemtable', url: joinUrl(app.code) }).catch((e) => {
-        if (!e || e.name !== 'AbortError') copyLink(app);
+        if (!e || e.name !== 'AbortError') copy();
       });
     });
   }

@@ -1,0 +1,42 @@
+// Copying the join link from the invite sheet (table.js loads it at the first Copy).
+
+import { $ } from './dom.js';
+import { t } from './i18n.js';
+import { joinUrl, loadPublicUrl } from './qr.js';
+import { toast } from './table.js';
+
+/** Select the link's text field: what a person then copies by hand. */
+function selectLink(field) {
+  field.focus({ preventScroll: true });
+  field.select();
+  field.setSelectionRange(0, field.value.length);
+}
+
+/**
+ * Copy the join link: the Clipboard API where there is one (a secure context), else the old
+ * execCommand('copy') on the selected, read-only text field, which works over plain HTTP. If both
+ * fail the link is left selected and the page says to press and hold it: never a silent no-op.
+ */
+export async function copyLink(code) {
+  const field = $('#invite-link');
+  const url = joinUrl(code) || await loadPublicUrl().then(() => joinUrl(code));
+  field.value = url;
+  $('#invite-hold').hidden = true;
+  if (navigator.clipboard && typeof navigator.clipboard.writeText === 'function') {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t('invite.copied'));
+      return;
+    } catch { /* not allowed here: try the old way */ }
+  }
+  selectLink(field);
+  let copied = false;
+  try { copied = document.execCommand('copy'); } catch { copied = false; }
+  if (copied) {
+    toast(t('invite.copied'));
+  } else {
+    selectLink(field);
+    $('#invite-hold').hidden = false;
+    toast(t('invite.hold'));
+  }
+}
