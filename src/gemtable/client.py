@@ -65,8 +65,12 @@ class Client:
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, url: str, version: p.Version = p.VERSION) -> Client:
-        return cls(await websockets.connect(url, max_size=2**22, open_timeout=10), version)
+    async def open(cls, url: str, version: p.Version = p.VERSION, source: str | None = None) -> Client:
+        """A phone connected to ``url``; ``source``: the local address it connects from (a loopback address of its
+        own in the tests: another household, with its own budgets)."""
+        if source is None:
+            return cls(await websockets.connect(url, max_size=2**22, open_timeout=10), version)
+        return cls(await websockets.connect(url, max_size=2**22, open_timeout=10, local_addr=(source, 0)), version)
 
     @classmethod
     def connect(cls, url: str) -> _Connecting:

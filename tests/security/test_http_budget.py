@@ -119,9 +119,12 @@ def test_a_refused_request_closes_its_connection(party: ServerProcess) -> None:
     assert 429 in statuses
     with socket.create_connection(("127.0.0.1", party.port), timeout=10, source_address=(source, 0)) as sock:
         request = f"GET /api/schema HTTP/1.1\r\nHost: 127.0.0.1:{party.port}\r\n\r\n".encode()
-        sock.sendall(request * 3)  # three asked at once on one kept-alive connection
+        sock.sendall(request * 5)  # five asked at once on one kept-alive connection
         answers = b""
         while chunk := sock.recv(65536):  # until the server closes it (a timeout fails the test)
             answers += chunk
-    assert answers.count(b"HTTP/1.1 ") == 1 and answers.startswith(b"HTTP/1.1 429")
-    assert b"connection: close" in answers.lower()
+    # The budget refills as time passes (a token may be back by now on a slow machine: then a request or two is
+    # answered first); the first refusal is the last answer on the connection, and it says it closes.
+    statuses = [int(line.split()[1]) for line in answers.split(b"\r\n") if line.startswith(b"HTTP/1.1 ")]
+    assert statuses and statuses[-1] == 429 and 429 not in statuses[:-1] and len(statuses) < 5, statuses
+    assert b"connection: close" in answers[answers.rindex(b"HTTP/1.1 429") :].lower()

@@ -16,8 +16,11 @@ T = TypeVar("T")
 class Crowd:
     """``crowd.join(code, "Kim")`` seats a real WebSocket phone; ``crowd.do(fn)`` runs ``fn(clients)`` on its loop."""
 
-    def __init__(self, ws: str) -> None:
+    def __init__(self, ws: str, sources: tuple[str, ...] = ()) -> None:
         self.ws = ws
+        self.sources = sources
+        """The loopback addresses its phones connect from, in turn (none: the system's): households of their own,
+        whose joins are not counted with the other tests' on the same server."""
         self.loop = asyncio.new_event_loop()
         self.clients: dict[str, Client] = {}
         self.thread = threading.Thread(target=self.loop.run_forever, name="crowd", daemon=True)
@@ -29,7 +32,8 @@ class Crowd:
     def join(self, code: str, *names: str) -> None:
         async def go() -> None:
             for name in names:
-                client = await Client.open(self.ws)
+                source = self.sources[len(self.clients) % len(self.sources)] if self.sources else None
+                client = await Client.open(self.ws, source=source)
                 await client.join(code, name)
                 self.clients[name] = client
 

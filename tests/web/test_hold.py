@@ -24,6 +24,10 @@ from tests.web.test_stage import PREFIX, TEXT_SIZES, off_stage, overlaps, set_la
 
 pytestmark = pytest.mark.browser
 
+CROWD_SOURCES = ("127.0.40.1", "127.0.40.2", "127.0.40.3")
+"""Where this module's crowds connect from, in turn: their joins (the TV's ten, say) have budgets of their own,
+apart from the browsers' on the same server, whatever the order and pace the tests run at."""
+
 
 def said(locator: Any) -> str:
     """What a screen reader reads of an element: its text, the visually hidden words included, spaces tidied."""
@@ -293,7 +297,7 @@ def test_the_tv_holds_at_every_size(server: ServerProcess, browser: Browser, sho
     tv = browser.tv("hold-tv")
     tv.clock.install()
     tv.goto(f"/t/{code}/tv")
-    crowd = Crowd(server.ws)
+    crowd = Crowd(server.ws, CROWD_SOURCES)
     problems: list[str] = []
     try:
         crowd.join(code, *SEATED, *QUEUED)
@@ -361,7 +365,7 @@ def test_the_host_s_controls_keep_focus_through_choices_reveals_and_cards(
     code = server.create_table(script=[cards], options={"caves": 1}, seconds=60, beat=1)
     ann = browser.phone("keep-ann")
     join(ann, code, "Ann")
-    crowd = Crowd(server.ws)
+    crowd = Crowd(server.ws, CROWD_SOURCES)
     chosen: dict[str, int] = {}
 
     def choose(move: str, *names: str) -> None:  # each a decision it has not answered yet (by number)
@@ -457,7 +461,7 @@ def test_play_again_is_in_reach_on_a_laptop_and_a_phone(server: ServerProcess, b
     ann = browser.desktop("again-ann")
     ann.set_viewport_size({"width": 1366, "height": 768})
     join(ann, code, "Ann")
-    crowd = Crowd(server.ws)
+    crowd = Crowd(server.ws, CROWD_SOURCES)
     try:
         crowd.join(code, "Bob", "Cy", "Dora")
         ann.locator("#start").tap()

@@ -1,4 +1,5 @@
-// Copying the join link from the invite sheet (table.js loads it at the first Copy).
+// Copying the join link from the invite sheet (table.js loads it at the first Copy, having copied the link in the
+// tap itself where there is no Clipboard API: WebKit copies only within the tap).
 
 import { $ } from './dom.js';
 import { t } from './i18n.js';
@@ -17,8 +18,13 @@ function selectLink(field) {
  * execCommand('copy') on the selected, read-only text field, which works over plain HTTP. If both
  * fail the link is left selected and the page says to press and hold it: never a silent no-op.
  */
-export async function copyLink(code) {
+export async function copyLink(code, done = false) {
   const field = $('#invite-link');
+  if (done) {  // (the tap copied it already: table.js, in the tap)
+    $('#invite-hold').hidden = true;
+    toast(t('invite.copied'));
+    return;
+  }
   const url = joinUrl(code) || await loadPublicUrl().then(() => joinUrl(code));
   field.value = url;
   $('#invite-hold').hidden = true;

@@ -821,6 +821,15 @@ async function wakeLock(app) {
   else if (wantAwake) playVideo(false);
 }
 
+/** Put ``url`` in the link's field, select it and copy it the old way (execCommand): whether that worked. */
+function selectAndCopy(field, url) {
+  if (url) field.value = url;
+  field.focus({ preventScroll: true });
+  field.select();
+  field.setSelectionRange(0, field.value.length);
+  try { return document.execCommand('copy'); } catch { return false; }
+}
+
 // --- controls -------------------------------------------------------------------------
 
 function wire(app) {
@@ -858,9 +867,12 @@ function wire(app) {
     buzz.checked = buzzOn();
     buzz.addEventListener('change', () => store(BUZZ, buzz.checked ? '1' : '0'));
   }
-  // Copying the link (copy.js) loads at the first Copy (within the tap's activation: Chromium gives it 5 s; where a
-  // browser refuses it, the link is left selected and the page says to press and hold it).
-  const copy = () => import('./copy.js').then((m) => m.copyLink(app.code));
+  // Copying the link: without the Clipboard API (plain HTTP), the selected field is copied in the tap itself
+  // (WebKit copies only there); the rest (the API, and saying what happened) loads with the first Copy (copy.js).
+  const copy = () => {
+    const copied = !navigator.clipboard && selectAndCopy($('#invite-link'), joinUrl(app.code));
+    import('./copy.js').then((m) => m.copyLink(app.code, copied));
+  };
   click('#invite-copy', copy);
   const share = $('#invite-share');
   if (share) {
