@@ -195,10 +195,18 @@ class Target:
             return status, body
 
     def create_table(self, source: str, game: str | None = None, **settings: Any) -> str:
-        """A new table from ``source``; without a start countdown, a reveal's beat or a ready check unless
-        ``settings`` give them (the tools play games, and would wait for them at every start and every card)."""
+        """A new table from ``source``; without a start countdown, a reveal's beat, a last call or a ready check
+        unless ``settings`` give them (the tools play games, and would wait for them at every start and every
+        card); a decision nobody answers is held, as a new table's is."""
         body = json.dumps(
-            {"game": game or default_game(), "countdown": 0, "beat": 0, "ready_check": False, **settings}
+            {
+                "game": game or default_game(),
+                "countdown": 0,
+                "beat": 0,
+                "last_call": 0,
+                "ready_check": False,
+                **settings,
+            }
         ).encode()
         status, body, _ = self.request("POST", "/api/tables", body, source=source)
         if status != 201:
