@@ -308,27 +308,52 @@ def test_the_reveal_is_the_next_frame_after_the_last_choice_whatever_it_was(scri
 
 
 def test_at_the_deadline_the_reveal_comes_on_time_whatever_was_chosen(scripted: ServerProcess) -> None:
-    """Dan says nothing; the others choose differently in the two rooms: the reveal comes at the deadline in both."""
+    """Dan says nothing; the others choose differently in the two rooms: in both, the reveal comes by the clock
+    (never before the deadline, with Dan alone timed out) and the spectator sees the same frames up to it.
 
-    async def room_with(moves: list[str]) -> tuple[float, int]:
-        room = await Room(scripted, DECK_A, seconds=1.5).open()
+    Each choice is followed by waiting for the spectator to see it, so each makes exactly one frame whatever
+    the machine's speed (choices that land in one pacer interval would share a frame); the clock is long enough
+    for three choices, and the reveal says whether all three were in."""
+    seconds = 2.5
+
+    async def room_with(moves: list[str]) -> tuple[float, list[dict[str, Any]], dict[str, Any]]:
+        room = await Room(scripted, DECK_A, seconds=seconds).open()
         await room.players[0].send({"type": "start"})
         await room.spectator.until(lambda s: s["phase"] == "playing")
-        opened = time.monotonic()  # (when the decision opened: room.start's settling takes a while)
+        opened = time.monotonic()  # (when the decision opened: no earlier than this)
         await room.wait_all(lambda s: s["phase"] == "playing")
         seen = len(room.spectator.frames)
         for who, move in enumerate(moves):
-            await room.choose(who, move)
+            await room.players[who].send({"type": "choose", "move": move})
+            await room.spectator.until(chosen_by(who + 1), timeout=10)
         await room.spectator.until(lambda s: s["state"]["reveal"] is not None, timeout=10)
         revealed = time.monotonic() - opened
-        frames = [f for f in room.spectator.frames[seen:] if '"pong"' not in f]
+        reveal = room.spectator.state or {}
         await room.close()
-        return revealed, len(frames)
+        after = [json.loads(f) for f in room.spectator.frames[seen:] if '"pong"' not in f]
+        assert len(until_reveal(after)) == len(moves)  # one per choice: who chose, and when, nothing more
+        return revealed, until_reveal(room.frames(room.spectator)), reveal
 
-    (t1, n1), (t2, n2) = run(room_with(["deeper", "deeper", "deeper"])), run(room_with(["camp", "camp", "deeper"]))
-    assert n1 == n2
-    assert 1.2 < t1 < 2.5 and 1.2 < t2 < 2.5
-    assert abs(t1 - t2) < 0.5
+    (t1, f1, r1), (t2, f2, r2) = (
+        run(room_with(["deeper", "deeper", "deeper"])),
+        run(room_with(["camp", "camp", "deeper"])),
+    )
+    assert r1["timed_out"] == r2["timed_out"] == [3], "the three choices were all in before the deadline"
+    assert t1 >= seconds - 0.05 and t2 >= seconds - 0.05  # by the clock, not before it
+    assert f1 == f2  # frame for frame, whatever was chosen
+
+
+def chosen_by(n: int) -> Any:
+    """A test of a view: exactly ``n`` people are shown as having chosen."""
+    return lambda view: sum(p["chosen"] for p in view["people"]) == n
+
+
+def until_reveal(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames before the first that reveals the choices."""
+    for i, frame in enumerate(frames):
+        if frame["type"] == "state" and (frame["table"]["state"] or {}).get("reveal") is not None:
+            return frames[:i]
+    raise AssertionError("no frame reveals the choices")
 
 
 def test_spectators_and_the_tv_see_exactly_the_public_view(scripted: ServerProcess) -> None:
