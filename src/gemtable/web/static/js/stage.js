@@ -67,6 +67,7 @@ let page = { from: 0, timer: null, app: null };
 function fitLines(app) {
   page.app = app;
   chartText();
+  fitPlayers();
   wholeLines(document.getElementById('tv-news'), 0);
   const story = document.getElementById('results-story');
   const all = story && !story.hidden ? story.querySelectorAll('.story li').length : 0;
@@ -86,6 +87,17 @@ function fitLines(app) {
     page.timer = null;
     page.from = 0;
   }
+}
+
+/** The explorers' region keeps every explorer whole: when their rows are taller than its share of the
+ *  stage (long names, relics carried, a language's long statuses), the bots' kinds under their names are left
+ *  out (``tight``), the line the room needs least. */
+function fitPlayers() {
+  const box = document.querySelector('#game .players');
+  const list = box && box.querySelector('ul');
+  if (!list) return;
+  box.classList.remove('tight');
+  if (list.getBoundingClientRect().bottom > box.getBoundingClientRect().bottom + 1) box.classList.add('tight');
 }
 
 /** The lines of ``box``'s list from line ``from`` that it shows whole (the others hidden); how many. */
