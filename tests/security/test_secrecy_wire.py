@@ -210,22 +210,30 @@ async def two_rooms(
     server: ServerProcess, first: list[list[str]], second: list[list[str]], **options: Any
 ) -> tuple[Room, Room]:
     rooms = (await Room(server, first, **options).open(), await Room(server, second, **options).open())
-    for room in rooms:
-        await room.start()
+    await asyncio.gather(*(room.start() for room in rooms))
+    return rooms
+
+
+async def side_by_side(rooms: tuple[Room, Room], *plays: Any) -> tuple[Room, Room]:
+    """Each room played by its own coroutine, both at once (two tables: what one does never reaches the other's
+    phones, and each step waits for what it caused in its own room)."""
+    await asyncio.gather(*plays)
     return rooms
 
 
 def test_the_order_of_unseen_cards_never_reaches_anyone(scripted: ServerProcess) -> None:
     async def scenario() -> tuple[Room, Room]:
         rooms = await two_rooms(scripted, DECK_A, DECK_B)
-        for room in rooms:
+
+        async def play(room: Room) -> None:
             for card in (1, 2):  # everyone goes deeper twice; Ann hesitates, the same way in both rooms
                 await room.choose(0, "camp")
                 await room.choose(0, "deeper")
                 for who in (1, 2, 3):
                     await room.choose(who, "deeper")
                 await room.wait_all(lambda s, card=card: s["state"]["path"] and len(s["state"]["path"]) > card)
-        return rooms
+
+        return await side_by_side(rooms, *(play(room) for room in rooms))
 
     a, b = played(scenario())
     for recipient_a, recipient_b in zip(a.everyone, b.everyone, strict=True):
@@ -250,14 +258,16 @@ def test_nobody_learns_a_choice_before_the_reveal(scripted: ServerProcess) -> No
 
     async def scenario() -> tuple[Room, Room]:
         rooms = await two_rooms(scripted, DECK_A, DECK_A)
-        for room, plan in zip(rooms, (first, second), strict=True):
+
+        async def play(room: Room, plan: list[tuple[str, str]]) -> None:
             for who in (0, 1, 2):
                 await room.choose(who, plan[who][0])
             for who in (0, 1, 2):
                 await room.choose(who, plan[who][1])
             await room.choose(3, plan[3][1])  # the last choice: the reveal
             await room.wait_all(lambda s: s["state"]["reveal"] is not None)
-        return rooms
+
+        return await side_by_side(rooms, *(play(r, p) for r, p in zip(rooms, (first, second), strict=True)))
 
     a, b = played(scenario())
     for i, (recipient_a, recipient_b) in enumerate(zip(a.everyone, b.everyone, strict=True)):
@@ -282,13 +292,15 @@ def test_nobody_learns_a_choice_before_the_reveal(scripted: ServerProcess) -> No
 def test_the_reveal_is_the_next_frame_after_the_last_choice_whatever_it_was(scripted: ServerProcess) -> None:
     async def scenario() -> tuple[Room, Room]:
         rooms = await two_rooms(scripted, DECK_A, DECK_A)
-        for room, last in zip(rooms, ("deeper", "camp"), strict=True):
+
+        async def play(room: Room, last: str) -> None:
             for who in (0, 1, 2):
                 await room.choose(who, "deeper")
             for client in room.everyone:
                 client.frames.append(json.dumps({"type": "pong", "marker": True}))
             await room.choose(3, last)
-        return rooms
+
+        return await side_by_side(rooms, *(play(r, m) for r, m in zip(rooms, ("deeper", "camp"), strict=True)))
 
     a, b = played(scenario())
     for room in (a, b):
@@ -334,10 +346,12 @@ def test_at_the_deadline_the_reveal_comes_on_time_whatever_was_chosen(scripted: 
         assert len(until_reveal(after)) == len(moves)  # one per choice: who chose, and when, nothing more
         return revealed, until_reveal(room.frames(room.spectator)), reveal
 
-    (t1, f1, r1), (t2, f2, r2) = (
-        run(room_with(["deeper", "deeper", "deeper"])),
-        run(room_with(["camp", "camp", "deeper"])),
-    )
+    async def both() -> list[tuple[float, list[dict[str, Any]], dict[str, Any]]]:
+        return list(
+            await asyncio.gather(room_with(["deeper", "deeper", "deeper"]), room_with(["camp", "camp", "deeper"]))
+        )
+
+    (t1, f1, r1), (t2, f2, r2) = run(both())
     assert r1["timed_out"] == r2["timed_out"] == [3], "the three choices were all in before the deadline"
     assert t1 >= seconds - 0.05 and t2 >= seconds - 0.05  # by the clock, not before it
     assert f1 == f2  # frame for frame, whatever was chosen
@@ -368,7 +382,8 @@ def test_spectators_and_the_tv_see_exactly_the_public_view(scripted: ServerProce
             for who, player in enumerate(room.players):
                 me = (player.state or {}).get("me") or {}
                 if state.get("phase") == "playing" and me.get("moves") and me.get("choice") is None:
-                    await room.choose(who, "camp" if who == 0 else "deeper")
+                    # (sent at once, settled together above: this test compares recipients, not two rooms)
+                    await player.send({"type": "choose", "move": "camp" if who == 0 else "deeper"})
             await asyncio.sleep(0.05)
 
     room = played(scenario())
