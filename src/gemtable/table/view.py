@@ -8,6 +8,10 @@ anything of an address (the host's list of bans names people, nothing more).
 What happened to people is in ``news`` (the table's newest notices, the same
 for everyone) and ``me.news`` (the newest about the viewer: what a phone that
 comes back was not told); both are public facts (``news.py``).
+
+Extra time (``extra_time.py``) is the table's other private fact: only ``me`` carries
+it, the person's own (``me.more_time``: their factor and their own clock) and, for
+the host, everyone's (``me.extra_time``); the shared parts of a view never do.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+import gemtable.table.extra_time as extra
 from gemtable.games.api import JSON
 from gemtable.table.news import Notice
 from gemtable.table.people import Person, Status
@@ -57,7 +62,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     return {
         **_head(table, now),
         **_listing(table, listed, to_act, queue),
-        "me": _me(table, me, seat, queue, to_act),
+        "me": _me(table, me, seat, queue, to_act, now),
         "state": None if game is None else game.view(seat).to_json(),
         "results": list(table.log.finished),
         "timed_out": list(table.play.timed_out),
@@ -99,7 +104,12 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
         state = states.get(seat)
         if state is None:
             state = states[seat] = b"null" if game is None else _raw(game.view(seat).to_json())
-        out[pid] = b'%s,"me":%s,"state":%s%s' % (first, _raw(_me(table, me, seat, queue, to_act, news)), state, tail)
+        out[pid] = b'%s,"me":%s,"state":%s%s' % (
+            first,
+            _raw(_me(table, me, seat, queue, to_act, now, news)),
+            state,
+            tail,
+        )
     return out
 
 
@@ -191,7 +201,7 @@ def _head(table: Table, now: float) -> JSON:
         "decision": table.decision,
         "host": table.host,
         "host_owner": table.first,
-        "remaining_ms": None if table.deadline is None else max(0, round((table.deadline - now) * 1000)),
+        "remaining_ms": _remaining(table, now),
         "chairs": table.kind.max_seats,
         "paused": None
         if paused is None
@@ -208,6 +218,14 @@ def _head(table: Table, now: float) -> JSON:
         "ended": table.play.ended,
         "news": table.news.shown(),
     }
+
+
+def _remaining(table: Table, now: float) -> int | None:
+    """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
+    someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
+    if table.deadline is None:
+        return 0 if table.play.locked else None
+    return max(0, round((table.deadline - now) * 1000))
 
 
 def _ms(seconds: float) -> int:
@@ -264,6 +282,7 @@ def _me(
     seat: int | None,
     queue: list[int],
     to_act: frozenset[int],
+    now: float,
     news: Mapping[int, list[Notice]] | None = None,
 ) -> JSON:
     """The viewer's own part of a view (None: an onlooker); ``news``: the notices about each viewer, if
@@ -284,8 +303,24 @@ def _me(
             "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
             "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if table.host == me.id else [],
             "news": news[me.id] if news is not None else table.news.about(me.id),
+            "more_time": _more_time(table, me, seat, now),
+            "extra_time": _extra_times(table) if table.host == me.id else {},
         }
     )
+
+
+def _more_time(table: Table, me: Person, seat: int | None, now: float) -> JSON | None:
+    """The viewer's own extra time (None: as everyone): the factor the host gave them (0: no clock), whether the
+    open decision runs on their own clock (``own``), and its time left (ms; None: no clock)."""
+    if me.extra_time == 1 or me.status == Status.GONE:
+        return None
+    own, left = extra.own_view(table, seat, now)
+    return {"factor": me.extra_time, "own": own, "remaining_ms": left}
+
+
+def _extra_times(table: Table) -> dict[str, int]:
+    """The host's list of who has extra time: person id (as a string) to factor."""
+    return {str(p.id): p.extra_time for p in table.people.values() if p.extra_time != 1 and p.status != Status.GONE}
 
 
 def _listed(table: Table, me: Person | None) -> list[Person]:
