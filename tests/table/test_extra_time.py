@@ -61,12 +61,15 @@ def test_twice_the_clock_the_others_locked_at_theirs_and_the_reveal_waits_for_th
     with pytest.raises(TableError):
         choose(table, ann, CAMP, start + 11)  # a choice made is locked too
     # Only Bob and the host are told; the clock everyone else sees has run out.
-    assert table_view(table, bob, start + 12)["me"]["more_time"] == {"factor": 2, "own": True, "remaining_ms": 8000}
+    assert table_view(table, bob, start + 12)["me"]["more_time"] == {"factor": 2, "own": True}
+    assert table_view(table, bob, start + 12)["remaining_ms"] == 8000  # Bob's clock is his own
     assert table_view(table, ann, start + 12)["me"]["extra_time"] == {str(bob): 2}
     for viewer in (cy, None):
         shown = table_view(table, viewer, start + 12)
         assert shown["remaining_ms"] == 0 and '"factor"' not in json.dumps(shown)
         assert shown["me"] is None or (shown["me"]["more_time"] is None and shown["me"]["extra_time"] == {})
+    assert table_view(table, cy, start + 12)["me"]["moves"] == []  # (Cy's phone offers no move that would be refused)
+    assert table_view(table, bob, start + 12)["me"]["moves"] != []
     assert table.next_wakeup() == start + 20.0
     check_all(table, start + 12)  # (a rebuild is the same table: the lock is an event)
     choose(table, bob, DEEPER, start + 15)  # Bob chooses: the reveal, Cy timed out
@@ -92,7 +95,10 @@ def test_no_clock_waits_for_them_and_nobody_else_is_held_past_their_clock() -> N
     table.extra_time(ann, cy, 0, 0.0)
     start = opened(table, 0.0)
     assert table.play.overtime == {2: None}
-    assert table_view(table, cy, start + 1)["me"]["more_time"] == {"factor": 0, "own": True, "remaining_ms": None}
+    assert table_view(table, cy, start + 1)["me"]["more_time"] == {"factor": 0, "own": True}
+    assert (
+        table_view(table, cy, start + 1)["remaining_ms"] is None and table_view(table, ann, start + 1)["remaining_ms"]
+    )
     choose(table, ann, DEEPER, start + 1)
     decision = table.decision
     run_clock(table, start + 1, lambda t: t.play.locked)
@@ -152,7 +158,8 @@ def test_a_pause_keeps_each_clock_and_the_lock() -> None:
     table.extra_time(ann, bob, 2, 0.0)
     start = opened(table, 0.0)
     table.pause(ann, start + 4)  # before the table's clock ends: 6 s left for the others, 16 s for Bob
-    assert table_view(table, bob, start + 5)["me"]["more_time"]["remaining_ms"] == 16000
+    assert table_view(table, bob, start + 5)["paused"]["remaining_ms"] == 16000
+    assert table_view(table, cy, start + 5)["paused"]["remaining_ms"] == 6000
     assert rebuilt(table).paused == table.paused
     table.resume(ann, start + 50)
     assert table.deadline == start + 56 and table.play.overtime == {1: start + 66}
@@ -206,7 +213,7 @@ def test_a_decision_nobody_answered_holds_at_the_reveal_and_gives_everyone_their
 def test_the_clock_off_has_no_own_clocks() -> None:
     table, (_ann, bob, _cy) = given({1: 3}, seconds=10.0, script=[LONG_CAVE] * 5, turn_clock=False)
     assert table.play.overtime == {} and table.deadline is None
-    assert table_view(table, bob, 30.0)["me"]["more_time"] == {"factor": 3, "own": False, "remaining_ms": None}
+    assert table_view(table, bob, 30.0)["me"]["more_time"] == {"factor": 3, "own": False}
 
 
 def test_a_turn_of_booty_hunter_gets_its_players_own_clock() -> None:

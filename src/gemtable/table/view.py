@@ -10,8 +10,9 @@ for everyone) and ``me.news`` (the newest about the viewer: what a phone that
 comes back was not told); both are public facts (``news.py``).
 
 Extra time (``extra_time.py``) is the table's other private fact: only ``me`` carries
-it, the person's own (``me.more_time``: their factor and their own clock) and, for
-the host, everyone's (``me.extra_time``); the shared parts of a view never do.
+it, the person's own (``me.more_time``) and, for the host, everyone's
+(``me.extra_time``); and a decision on a clock of the viewer's own gives them a head
+of their own, its ``remaining_ms`` theirs.  The shared parts of a view never say it.
 """
 
 from __future__ import annotations
@@ -60,9 +61,9 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
     return {
-        **_head(table, now),
+        **_own_clock(table, seat, _head(table, now), now),
         **_listing(table, listed, to_act, queue),
-        "me": _me(table, me, seat, queue, to_act, now),
+        "me": _me(table, me, seat, queue, to_act),
         "state": None if game is None else game.view(seat).to_json(),
         "results": list(table.log.finished),
         "timed_out": list(table.play.timed_out),
@@ -97,16 +98,17 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
         states = {seat: _raw(view) for seat, view in many(seat for _, seat in seen.values()).items()}
     out: dict[int | None, bytes] = {}
     for pid, (me, seat) in seen.items():
-        if me is None or me.id in base_ids:
+        own = seat is not None and seat in table.play.overtime  # (a clock of their own: a head of their own)
+        if (me is None or me.id in base_ids) and not own:
             first = shared
         else:
-            first = _open({**head, **_listing(table, _listed(table, me), to_act, queue)})
+            first = _open({**_own_clock(table, seat, head, now), **_listing(table, _listed(table, me), to_act, queue)})
         state = states.get(seat)
         if state is None:
             state = states[seat] = b"null" if game is None else _raw(game.view(seat).to_json())
         out[pid] = b'%s,"me":%s,"state":%s%s' % (
             first,
-            _raw(_me(table, me, seat, queue, to_act, now, news)),
+            _raw(_me(table, me, seat, queue, to_act, news)),
             state,
             tail,
         )
@@ -220,6 +222,17 @@ def _head(table: Table, now: float) -> JSON:
     }
 
 
+def _own_clock(table: Table, seat: int | None, head: JSON, now: float) -> JSON:
+    """``head`` as the person at ``seat`` sees it: if the open decision runs on a clock of their own (extra time,
+    ``extra_time.py``), its ``remaining_ms`` (or, paused, ``paused.remaining_ms``) is theirs; nobody else's is."""
+    own, left = extra.own_view(table, seat, now)
+    if not own:
+        return head
+    if head["paused"] is not None:
+        return {**head, "paused": {**head["paused"], "remaining_ms": left}}
+    return {**head, "remaining_ms": left}
+
+
 def _remaining(table: Table, now: float) -> int | None:
     """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
     someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
@@ -282,12 +295,10 @@ def _me(
     seat: int | None,
     queue: list[int],
     to_act: frozenset[int],
-    now: float,
     news: Mapping[int, list[Notice]] | None = None,
 ) -> JSON:
     """The viewer's own part of a view (None: an onlooker); ``news``: the notices about each viewer, if
     already found (:meth:`News.about_each`)."""
-    game = table.game
     return (
         None
         if me is None
@@ -300,22 +311,30 @@ def _me(
             "host": table.host == me.id,
             "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
             "choice": table.play.pending.get(seat) if seat is not None else None,
-            "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
+            "moves": _moves(table, seat, to_act),
             "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if table.host == me.id else [],
             "news": news[me.id] if news is not None else table.news.about(me.id),
-            "more_time": _more_time(table, me, seat, now),
+            "more_time": _more_time(table, me, seat),
             "extra_time": _extra_times(table) if table.host == me.id else {},
         }
     )
 
 
-def _more_time(table: Table, me: Person, seat: int | None, now: float) -> JSON | None:
-    """The viewer's own extra time (None: as everyone): the factor the host gave them (0: no clock), whether the
-    open decision runs on their own clock (``own``), and its time left (ms; None: no clock)."""
+def _moves(table: Table, seat: int | None, to_act: frozenset[int]) -> list[str]:
+    """The moves the viewer can make now: none once their time is up while the decision waits for someone with
+    extra time (``Play.locked``)."""
+    game, play = table.game, table.play
+    if game is None or seat is None or seat not in to_act or (play.locked and seat not in play.overtime):
+        return []
+    return list(game.legal_moves(seat))
+
+
+def _more_time(table: Table, me: Person, seat: int | None) -> JSON | None:
+    """The viewer's own extra time (None: as everyone): the factor the host gave them (0: no clock), and whether
+    the open decision runs on their own clock (``own``: then the view's ``remaining_ms`` is theirs)."""
     if me.extra_time == 1 or me.status == Status.GONE:
         return None
-    own, left = extra.own_view(table, seat, now)
-    return {"factor": me.extra_time, "own": own, "remaining_ms": left}
+    return {"factor": me.extra_time, "own": seat is not None and seat in table.play.overtime}
 
 
 def _extra_times(table: Table) -> dict[str, int]:
