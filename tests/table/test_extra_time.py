@@ -14,6 +14,7 @@ from gemtable.games import GameRecord, replay
 from gemtable.games.expedition import CAMP, DEEPER
 from gemtable.table import PLAYING, RESULTS, Table, TableError, table_view
 from gemtable.table.decisions import GRACE
+from tools.oracles import view_problems
 
 from ._helpers import LONG_CAVE, check_all, choose, finish_game, join, rebuilt, run_clock, seat_table, started
 
@@ -171,6 +172,10 @@ def test_a_pause_keeps_each_clock_and_the_lock() -> None:
     with pytest.raises(TableError):
         choose(table, cy, DEEPER, start + 62)
     assert table.paused is not None and table.paused.overtime == {1: 6.0} and table.play.locked
+    for viewer in (None, cy, bob):  # paused, no clock runs: each stands at what it had left
+        assert not view_problems(json.loads(json.dumps(table_view(table, viewer, start + 62))))
+    assert table_view(table, cy, start + 62)["remaining_ms"] is None
+    assert table_view(table, bob, start + 62)["paused"]["remaining_ms"] == 6000
     check_all(table, start + 62)
     table.resume(ann, start + 100)  # everyone with extra time has chosen: the reveal, at once
     assert table.log.outbox[-1]["type"] == "moves" and table.log.outbox[-1]["at"] == start + 100

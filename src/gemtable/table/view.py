@@ -237,7 +237,7 @@ def _remaining(table: Table, now: float) -> int | None:
     """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
     someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
     if table.deadline is None:
-        return 0 if table.play.locked else None
+        return 0 if table.play.locked and table.paused is None else None  # (paused: the clock stands)
     return max(0, round((table.deadline - now) * 1000))
 
 
