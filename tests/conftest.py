@@ -16,10 +16,10 @@ import pytest
 COST = {
     "tests/web/test_stage_matrix.py": 160,
     "tests/web/test_a11y.py": 191,
-    "tests/web/test_webkit.py": 183,
+    "tests/web/test_webkit.py": 193,
     "tests/web/test_stage.py": 100,
     "tests/web/test_hold.py": 80,
-    "tests/web/test_night.py": 55,
+    "tests/web/test_night.py": 65,
     "tests/security/test_limits.py": 110,
     "tests/security/test_secrecy_wire.py": 60,
     "tests/web/test_reflow.py": 104,

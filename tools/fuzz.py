@@ -400,6 +400,7 @@ class Strategies:
                     "remove_bot",
                     "ready",
                     "resume",
+                    "extra_time",
                     "settings",
                     "ping",
                     "sync",
@@ -429,6 +430,9 @@ class Strategies:
             msg["chair"] = data.draw(st.integers(-2, 9))
         elif kind == "ready":
             msg["ready"] = data.draw(st.booleans())
+        elif kind == "extra_time":  # (anyone, a person or not, any factor: the table says who may and what is one)
+            msg["person"] = data.draw(st.integers(-1, 9))
+            msg["factor"] = data.draw(st.sampled_from([0, 1, 2, 3, 4]))
         elif kind == "settings":  # (the night's switches: a held silent decision, the ready check, the last call)
             msg[data.draw(st.sampled_from(["hold_silent", "ready_check"]))] = data.draw(st.booleans())
         return msg

@@ -126,6 +126,8 @@ def _me_problems(view: dict[str, Any], people: list[dict[str, Any]], own_choice:
     out = []
     if me.get("bans") and not me.get("host"):
         out.append("someone who is not the host is shown the bans")
+    if me.get("extra_time") and not me.get("host"):
+        out.append("someone who is not the host is shown who has extra time")
     mine = [p for p in people if p.get("id") == me.get("id")]
     choice = me.get("choice")
     if choice is not None and mine and not mine[0].get("chosen"):

@@ -142,6 +142,10 @@ class Client:
         ``options``, ``seconds``, ``pause``, ``turn_clock``, ``beat``, ``hold_silent``."""
         await self.send(p.ChangeSettings(**changes))
 
+    async def extra_time(self, person: int, factor: int) -> None:
+        """The host gives ``person`` more time per decision: ``factor`` 2 or 3, 0 (no clock), 1 (as everyone)."""
+        await self.send(p.ExtraTime(person=person, factor=factor))
+
     async def unban(self, ban: int) -> None:
         await self.send(p.Unban(ban=ban))
 

@@ -2,8 +2,8 @@
 
 A sequence of abstract actions (join, leave, add or remove a bot, remove or ban anyone, lift a ban,
 start (a countdown) or cancel it, pause, resume, end the game, hand the host role on, change the
-settings, choose — valid or not, by the right person or not, for the current decision or a stale
-one —, connect, disconnect, let time pass) is played on a table, as the server
+settings, give someone extra time, choose — valid or not, by the right person or not, for the current
+decision or a stale one —, connect, disconnect, let time pass) is played on a table, as the server
 would: every command at the current time, then ``tick(now)``.  After every step:
 
 * a refused command (``TableError``) left the table exactly as it was;
@@ -22,6 +22,7 @@ from seeded random walks (longer ones).
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -116,6 +117,9 @@ class Story:
             pid = self.who(action[1])
             do = {"pause": table.pause, "resume": table.resume, "end": table.end, "cancel": table.cancel_start}[kind]
             return lambda now: do(pid, now)
+        if kind == "extra_time":
+            pid, target, factor = self.who(action[1]), self.who(action[2]), action[3]
+            return lambda now: table.extra_time(pid, target, factor, now)
         if kind == "settings":
             pid, changes = self.who(action[1]), SETTINGS[action[2] % len(SETTINGS)]
             return lambda now: table.change_settings(pid, changes, now)
@@ -206,6 +210,7 @@ class Story:
                 return
             table.resume(table.host, self.now)
             table.tick(self.now)
+        self._no_endless_clocks()
 
         def stalled(t: Table) -> bool:
             return t.phase == PAUSE and t.deadline is None
@@ -220,6 +225,21 @@ class Story:
         for record in table.log.records.values():
             game = replay(GameRecord.from_json(record))
             assert game.is_over() and game.scores() == record["scores"]
+
+    def _no_endless_clocks(self) -> None:
+        """The host takes everyone's extra time back, and whoever has no clock in the open decision answers with
+        their default move: a silent person with no clock would hold the table for good (as they should)."""
+        table = self.table
+        for person in list(table.people.values()):
+            if person.extra_time != 1 and table.host is not None:
+                table.extra_time(table.host, person.id, 1, self.now)
+        game = table.game
+        for seat in [seat for seat, end in table.play.overtime.items() if end is None]:
+            at_seat = table.person_at_seat(seat)
+            if at_seat is not None and game is not None and seat not in table.play.pending:
+                with contextlib.suppress(TableError):  # (their turn is not theirs to take: it holds nobody)
+                    table.choose(at_seat.id, game.default_move(seat), self.now, table.decision)
+        table.tick(self.now)
 
 
 def run_story(
@@ -247,6 +267,7 @@ ACTION = st.one_of(
     st.tuples(st.just("host"), WHO, WHO),
     st.tuples(st.sampled_from(["pause", "resume", "end", "cancel"]), WHO),
     st.tuples(st.just("settings"), WHO, st.integers(0, len(SETTINGS) - 1)),
+    st.tuples(st.just("extra_time"), WHO, WHO, st.sampled_from([0, 1, 2, 3, 2, 0, 4, True, "2", 1.5])),
     st.tuples(st.just("start"), st.integers(0, 3)),
     st.tuples(st.just("choose"), WHO, st.sampled_from(MOVES), st.sampled_from(STALE), st.booleans()),
     st.tuples(st.just("choose"), WHO, st.sampled_from(MOVES), st.sampled_from(STALE), st.just(True)),
@@ -371,3 +392,21 @@ def test_random_walks_with_a_busy_host_reach_the_interesting_places() -> None:
         games += story.table.play.number
     assert {"countdown", "game", "paused", "ended", "banned", "unbanned", "settings", "host"} <= kinds
     assert games >= 8
+
+
+@pytest.mark.parametrize("game", ["expedition", "booty"])
+def test_random_walks_with_extra_time_keep_the_table_sound(game: str) -> None:
+    """The host gives people ×2, ×3 or no clock (and takes it back) as games go: the decisions that wait for
+    someone with extra time after the table's clock ended lock, rebuild and end like any other."""
+    overtime = 0
+    for seed in range(3):
+        rng = random.Random(2000 + seed)
+        actions: list[Action] = []
+        for _ in range(120):
+            if rng.random() < 0.08:
+                actions.append(("extra_time", 0, rng.randrange(15), rng.choice([0, 2, 3, 1])))
+            else:
+                actions.append(random_action(rng, montecarlo=False, host=seed % 2 == 0))
+        story = run_story(actions, game=game, check_every=3)
+        overtime += sum(1 for event in story.table.log.outbox if event["type"] == "overtime")
+    assert overtime > 0

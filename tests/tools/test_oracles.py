@@ -43,3 +43,5 @@ def test_a_view_that_shows_what_it_must_not_is_caught_whatever_the_game() -> Non
     assert "a view carries 'deck'" in view_problems(table)
     view["game"] = "no-such-game"
     assert any("no-such-game" in problem for problem in view_problems(table))
+    table["me"] = {"id": 1, "seat": 0, "host": False, "extra_time": {"2": 3}}  # (issue 41: the host's list alone)
+    assert "someone who is not the host is shown who has extra time" in view_problems(table)

@@ -11,7 +11,7 @@ from tests.server.harness import ServerProcess
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import Browser
 from tests.web.crowd import Crowd
-from tests.web.test_play import join, tap
+from tests.web.test_play import join, small_targets, tap
 
 pytestmark = pytest.mark.browser
 
@@ -116,3 +116,46 @@ def test_a_ready_check_before_the_game_and_the_host_may_start_anyway(server: Ser
     expect(ann.locator("#again")).to_have_text("Start anyway")
     ann.locator("#again").tap()
     expect(bob.locator("#move-deeper")).to_be_visible()
+
+
+def test_the_host_gives_one_player_more_time_and_only_they_are_told(server: ServerProcess, browser: Browser) -> None:
+    """Per-person extra time (issue 41): in Bob's sheet the host picks "No clock" (the sheet redrawn in place, the
+    focus kept); Bob's phone alone says so; at the table's clock Ann's silence is locked and her phone says the
+    time is up, while Bob's, with no clock, waits for him; his choice reveals. Cy, a phone of the Python client,
+    is never sent anyone's factor."""
+    code = server.create_table(script=[["1"] * 30], options={"caves": 1}, seconds=2)
+    crowd = Crowd(server.ws)
+    try:
+        ann = browser.phone("ann")
+        join(ann, code, "Ann")
+        bob = browser.phone("bob")
+        join(bob, code, "Bob")
+        crowd.join(code, "Cy")
+        ann.get_by_role("button", name="Manage Bob").tap()
+        group = ann.locator("#host-sheet").get_by_role("group", name="More time for Bob")
+        expect(group.get_by_role("button", name="Usual")).to_have_attribute("aria-pressed", "true")
+        no_clock = group.get_by_role("button", name="No clock")
+        no_clock.focus()
+        no_clock.press("Enter")  # (as a keyboard or a switch does: the focus is on it)
+        expect(no_clock).to_have_attribute("aria-pressed", "true")  # the table took it: the same button, redrawn
+        expect(no_clock).to_be_focused()
+        expect(group.get_by_role("button", name="Usual")).to_have_attribute("aria-pressed", "false")
+        assert not small_targets(ann), small_targets(ann)
+        assert_accessible(ann, "more time in the host's sheet")
+        expect(bob.locator("#more-time")).to_have_text("The host gave you all the time you need: no clock for you.")
+        ann.locator("#host-sheet").get_by_role("button", name="Back").tap()
+        expect(ann.locator("#host-sheet")).to_contain_text("More time: No clock")
+        ann.keyboard.press("Escape")
+        ann.locator("#start").tap()
+        expect(bob.locator("#clock-label")).to_have_text("No clock for you: take your time")
+        expect(bob.locator("#more-time")).to_be_hidden()
+        # Ann and Cy stay silent: at the table's clock their silence is locked; the decision waits for Bob.
+        expect(ann.locator("#clock-label")).to_have_text("Time is up: waiting for the last choice", timeout=15_000)
+        expect(ann.locator("#move-deeper")).to_be_hidden()
+        assert_accessible(bob, "a decision on a player's own clock")
+        tap(bob, "deeper")
+        expect(ann.locator("main")).to_contain_text("Bob went deeper")
+        frames = crowd.clients["Cy"].frames
+        assert frames and not [f for f in frames if '"factor"' in f or '"extra_time":{"' in f]
+    finally:
+        crowd.close()

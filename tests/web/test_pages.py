@@ -113,6 +113,7 @@ def test_the_rules_pages(server: ServerProcess, browser: Browser, shot: Any) -> 
     for hazard in ("Snakes", "Spiders", "Mummies", "Fire", "Rockfall"):
         expect(page.locator(".card.hazard").filter(has_text=hazard).first).to_be_visible()
     expect(page.locator("main")).to_contain_text("The first three carried out are worth 5, the last two 10.")
+    expect(page.locator("main")).to_contain_text("give one person more time per card")  # (extra time, issue 41)
     shot(page, "phone-16-rules", full=True)
     page.goto("/rules/expedition?preset=classic")
     expect(page.locator("main")).to_contain_text("Five rubies make a diamond.")
@@ -123,6 +124,7 @@ def test_the_rules_pages(server: ServerProcess, browser: Browser, shot: Any) -> 
     page.goto("/rules/booty")
     expect(page.locator("h1")).to_have_text("Booty Hunter — rules")
     expect(page.locator("main")).to_contain_text("docs/booty-hunter.md")
+    expect(page.locator("main")).to_contain_text("give one person more time per turn")
 
 
 def test_the_phone_page_weighs_under_150_kb(server: ServerProcess, browser: Browser) -> None:

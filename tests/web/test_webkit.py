@@ -379,6 +379,36 @@ def test_a_tap_while_reconnecting_is_kept_in_webkit(server: ServerProcess, webki
         page.wait_text("main", "Everyone went deeper.")
 
 
+def test_the_host_gives_one_player_more_time_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """Per-person extra time (issue 41) in WebKit: in Bob's sheet the host picks "No clock" with the keyboard (the
+    sheet redrawn in place, the focus kept); Bob's phone alone says so; at the table's clock Ann's phone says the
+    time is up while Bob's, with no clock, waits for him; his choice reveals."""
+    code = server.create_table(script=[["1"] * 30], options={"caves": 1}, seconds=2)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    ann.tap('#lobby button[aria-label="Manage Bob"]')
+    ann.wait_visible("#more-0")
+    assert ann.find("#more-1").get_attribute("aria-pressed") == "true"
+    ann.js("document.querySelector('#more-0').focus()")
+    ann.keys(Keys.ENTER)
+    ann.until(lambda: ann.find("#more-0").get_attribute("aria-pressed") == "true", "No clock to be pressed")
+    assert ann.js("return document.activeElement.id") == "more-0"  # the same button, redrawn in place
+    bob.wait_text("#more-time", "The host gave you all the time you need: no clock for you.")
+    accessible(ann, "more time in the host's sheet", langs=("hu",))
+    shot(ann, "host-more-time")
+    tap_text(ann, "#host-sheet button", "Close")
+    ann.tap("#start")
+    bob.wait_text("#clock-label", "No clock for you: take your time")
+    ann.wait_text("#clock-label", "Time is up: waiting for the last choice", timeout=15)
+    assert not ann.visible("#move-deeper")  # Ann's silence is locked: no move to make
+    shot(bob, "phone-more-time")
+    accessible(bob, "a decision on a player's own clock", langs=("ja",))
+    bob.tap("#move-deeper")
+    ann.wait_text("main", "Bob went deeper")
+
+
 TOASTS = """window.__toasts = [];
 const el = document.querySelector('#toast');
 new MutationObserver(() => { if (!el.hidden) __toasts.push(el.textContent); })

@@ -635,6 +635,8 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
             return ops.End(person=pid)
         case p.Host(person=target):
             return ops.HandHost(person=pid, target=target)
+        case p.ExtraTime(person=target, factor=factor):
+            return ops.ExtraTime(person=pid, target=target, factor=factor)
         case p.ChangeSettings() as changed:
             changes = {key: value for key in CHANGEABLE if (value := getattr(changed, key)) is not None}
             return ops.ChangeSettings(person=pid, changes=changes)

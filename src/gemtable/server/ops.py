@@ -107,6 +107,14 @@ class HandHost(Command, tag="host"):
     target: int
 
 
+class ExtraTime(Command, tag="extra_time"):
+    """The host gives ``target`` more time per decision (``factor``: 2, 3, 0 for no clock, 1 as everyone)."""
+
+    person: int
+    target: int
+    factor: int
+
+
 class ChangeSettings(Command, tag="settings"):
     person: int
     changes: dict[str, Any]
@@ -130,6 +138,7 @@ AnyCommand = (
     | Resume
     | End
     | HandHost
+    | ExtraTime
     | ChangeSettings
 )
 
@@ -188,6 +197,8 @@ def perform(table: Table, command: Command, now: float) -> int | None:
             table.end(pid, now)
         case HandHost(person=pid, target=target):
             table.hand_host(pid, target, now)
+        case ExtraTime(person=pid, target=target, factor=factor):
+            table.extra_time(pid, target, factor, now)
         case ChangeSettings(person=pid, changes=changes):
             table.change_settings(pid, changes, now)
         case _:
@@ -205,6 +216,7 @@ __all__ = [
     "Connect",
     "Disconnect",
     "End",
+    "ExtraTime",
     "HandHost",
     "Join",
     "Leave",

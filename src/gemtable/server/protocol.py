@@ -140,6 +140,15 @@ class Unban(_Client, tag="unban"):
     ban: int = -1
 
 
+class ExtraTime(_Client, tag="extra_time"):
+    """The host gives someone here (by their person number) more time per decision: ``factor`` 2 or 3 (times the
+    table's clock), 0 (no clock for them), or 1 (as everyone again).  It counts from the next decision (or turn)
+    and lasts across the table's games until they leave; only they and the host are shown it."""
+
+    person: int = -1
+    factor: int = -1
+
+
 class Ping(_Client, tag="ping"):
     """Keep-alive; answered with pong."""
 
@@ -164,6 +173,7 @@ ClientMessage = (
     | Resume
     | End
     | Host
+    | ExtraTime
     | ChangeSettings
     | Ping
     | Sync

@@ -13,6 +13,9 @@ Nothing else at the table branches on the game's dynamics.
   :data:`MISSED_TURNS` turns, is played by the game's stand-in bot at a bot's pace; with the turn clock off, a
   turn waits :data:`TURN_GRACE` for a phone that is gone, then the default move is played.
 
+In both, a person with extra time (``extra_time.py``) has a clock of their own: when the table's clock ends while
+they still have time, an ``overtime`` event locks the others' silence and the decision waits for them alone.
+
 Both only emit events through the table (``Table.emit``); the events' handlers stay the table's.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import gemtable.table.extra_time as extra
 from gemtable.bots import make_bot, stand_in
 from gemtable.games import GameState
 from gemtable.table.errors import TableError
@@ -114,6 +118,51 @@ class Decisions:
                 gone.append(seat)
         return sorted(gone)
 
+    def _hold_grace(self) -> float:
+        """Seconds a gone phone holds a decision up: :data:`GRACE` under the clock; with the clock off, the
+        table's absence grace (a player who needs time may lock their phone and come back; a flat battery still
+        holds nobody up for longer than that)."""
+        settings = self.table.settings
+        return GRACE if settings.turn_clock else settings.absent_grace
+
+    def _overtime_holds(self, undecided: Iterable[int], now: float) -> bool:
+        """Whether someone with extra time among the ``undecided`` seats still has time (their own clock has not
+        ended) and holds the decision up: their phone is here, or gone for less than the grace (a phone that is
+        gone holds nobody up, extra time or not), or every phone is gone (a restart: the clock decides)."""
+        table = self.table
+        rt = table.runtime
+        grace = self._hold_grace()
+        anyone = any(p.id in rt.connected for p in table.people.values() if p.seat is not None and not p.is_bot)
+        for seat in undecided:
+            if seat not in table.play.overtime or extra.time_up(table, seat, now):
+                continue
+            person = table.person_at_seat(seat)
+            if person is None or person.status == Status.GONE or person.is_bot:
+                continue
+            if person.id in rt.connected or now < rt.since.get(person.id, now) + grace or not anyone:
+                return True
+        return False
+
+    def _own_wakeups(self, undecided: Iterable[int]) -> list[float]:
+        """Once the table's clock ended for the others (``Play.locked``): when the own clocks of the ``undecided``
+        seats end, and the graces of their phones that are gone (those not past already)."""
+        table = self.table
+        play, rt = table.play, table.runtime
+        if not play.locked:
+            return []
+        grace = self._hold_grace()
+        times: list[float] = []
+        for seat in undecided:
+            if seat not in play.overtime:
+                continue
+            own = play.overtime[seat]
+            if own is not None:
+                times.append(own)
+            person = table.person_at_seat(seat)
+            if person is not None and person.id not in rt.connected and person.id in rt.since:
+                times.append(rt.since[person.id] + grace)
+        return [t for t in times if rt.ticked is None or t > rt.ticked]
+
 
 class Simultaneous(Decisions):
     """Secret choices, revealed together."""
@@ -137,6 +186,11 @@ class Simultaneous(Decisions):
             times.append(table.opened_at + BOT_DELAY)
         elif (call := self._last_call()) is not None:
             times.append(call)
+        undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
+        if table.play.locked and (call := self._late_call(undecided)) is not None:
+            end = extra.own_clock_end(table)
+            times.append(call if end is None else min(call, end))
+        times.extend(self._own_wakeups(undecided))
         # A disconnected player stops holding the reveal up when the grace ends; once the clock has been past
         # that, there is nothing more to do for them.
         rt = table.runtime
@@ -154,15 +208,25 @@ class Simultaneous(Decisions):
     def tick(self, game: GameState, now: float) -> None:
         table = self.table
         if table.deadline is not None and now >= table.deadline:
-            inside = self._inside_people()
-            connected = [p for p in inside if p.id in table.runtime.connected]
-            answered = not connected or any(p.seat in table.play.pending for p in inside)
-            if self._hold(now, answered):
+            undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
+            if self._overtime_holds(undecided, now):  # someone with extra time is still choosing: wait for them
+                table.emit("overtime", now)
                 return
-            silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
-            self._reveal(silent, now, timed_out=True, offline=self._offline(silent))
+            self._time_up(game, now)
             return
         self.settle(now)
+
+    def _time_up(self, game: GameState, now: float) -> None:
+        """The clock ended (the table's, and any own clock that held the decision up): the reveal, the silent
+        seats timed out (unless nobody answered: the hold, ``Settings.hold_silent``)."""
+        table = self.table
+        inside = self._inside_people()
+        connected = [p for p in inside if p.id in table.runtime.connected]
+        answered = not connected or any(p.seat in table.play.pending for p in inside)
+        if self._hold(now, answered):
+            return
+        silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
+        self._reveal(silent, now, timed_out=True, offline=self._offline(silent))
 
     def bots_move(self, game: GameState, now: float) -> None:
         table = self.table
@@ -179,6 +243,9 @@ class Simultaneous(Decisions):
         if not table.deciding() or game is None:
             return
         undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
+        if table.play.locked:
+            self._settle_late(game, undecided, now)
+            return
         if not undecided:
             if self._bots_only() and now < table.opened_at + BOT_DELAY:
                 return  # bots alone in the cave: keep a pace people can follow
@@ -208,6 +275,25 @@ class Simultaneous(Decisions):
         silent = {seat: game.default_move(seat) for seat in undecided}
         self._reveal(silent, now, offline=self._offline(silent))
 
+    def _settle_late(self, game: GameState, undecided: list[int], now: float) -> None:
+        """After the table's clock ended for the others (``Play.locked``): reveal once nobody with extra time
+        holds the decision up, after the last call of the last of them to choose (which ends with their clocks)."""
+        if self._overtime_holds(undecided, now):
+            return
+        call = self._late_call(undecided)
+        end = extra.own_clock_end(self.table)
+        if call is not None and now < call and (end is None or now < end):
+            return
+        self._time_up(game, now)
+
+    def _late_call(self, undecided: list[int]) -> float | None:
+        """The last call after the last choice of the people with extra time (once every one of them has chosen,
+        after the others' clock ended); None: none."""
+        table = self.table
+        if table.settings.last_call <= 0 or any(seat in table.play.overtime for seat in undecided):
+            return None
+        return table.play.last_choice + table.settings.last_call
+
     def silence(self, person: Person, now: float) -> None:
         """A departing player's silence counts now, not at the deadline: their default move, as a choice."""
         table = self.table
@@ -224,13 +310,6 @@ class Simultaneous(Decisions):
             people = [p for seat in seats if (p := table.person_at_seat(seat)) is not None]
             ids, names = [p.id for p in people], [p.name for p in people]
             table.tell("timed_out", seats=seats, offline=table.play.offline, people=ids, names=names)
-
-    def _hold_grace(self) -> float:
-        """Seconds a gone phone holds a reveal up: :data:`GRACE` under the clock; with the clock off, the
-        table's absence grace (a player who needs time may lock their phone and come back; a flat battery still
-        holds nobody up for longer than that)."""
-        settings = self.table.settings
-        return GRACE if settings.turn_clock else settings.absent_grace
 
     def _reveal(self, silent: dict[int, str], now: float, timed_out: bool = False, offline: Iterable[int] = ()) -> None:
         """The reveal: every pending choice, and ``silent`` (the default moves of the seats that did not choose:
@@ -276,12 +355,13 @@ class Turns(Decisions):
     def wakeups(self, game: GameState, inside: list[Person]) -> list[float]:
         table = self.table
         times: list[float] = []
-        if table.deadline is None:
+        if table.deadline is None and not table.play.locked:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None:
                     times.append(gone + TURN_GRACE)
         times.extend(t for seat in game.to_act() if (t := self._stand_in_at(seat)) is not None)
+        times.extend(self._own_wakeups(game.to_act()))
         return times
 
     def tick(self, game: GameState, now: float) -> None:
@@ -291,15 +371,20 @@ class Turns(Decisions):
             if due is not None and now >= due:
                 self._play({seat: self._stand_in_move(game, seat)}, now, missed=True, bot=True)
                 return
-        if table.deadline is None:
+        if table.deadline is None and not table.play.locked:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None and now >= gone + TURN_GRACE:
                     self._play({seat: game.default_move(seat)}, now, missed=True, offline=[seat])
                     return
-        if table.deadline is not None and now >= table.deadline:
+        ended = table.deadline is not None and now >= table.deadline
+        if ended or table.play.locked:  # the table's clock ended (and any own clock that held the turn up)
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
-            if silent and not self._hold(now, self._someone_answers(silent)):
+            if not silent or self._overtime_holds(silent, now):
+                if silent and ended:  # someone with extra time is still choosing: the turn waits for them
+                    table.emit("overtime", now)
+                return
+            if not self._hold(now, self._someone_answers(silent)):
                 self._play(silent, now, missed=True, offline=self._offline(silent))
 
     def bots_move(self, game: GameState, now: float) -> None:

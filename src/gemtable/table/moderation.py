@@ -1,5 +1,6 @@
 """What the host does at a table: seat and remove bots, remove and ban people, lift a ban, hand the host's role
-on, pause and resume, end a game early, change the settings, start a game (its countdown) and cancel it; and
+on, give someone more time, pause and resume, end a game early, change the settings, start a game (its countdown)
+and cancel it; and
 the handlers of the events these emit.  Each command checks that the host asks (``host_only``), then whether
 it may, and refuses with a :class:`TableError` before anything changes, like every command of the table.
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import gemtable.table.extra_time as extra
 from gemtable.bots import bot_names, bot_person_names
 from gemtable.games import find_manifest
 from gemtable.table.decisions import Simultaneous, Turns
@@ -43,6 +45,8 @@ class Paused:
     remaining: float | None
     silent: bool = False
     """Nobody answered the decision (``Settings.hold_silent``): any player may lift it, not only the host."""
+    overtime: dict[int, float | None] = field(default_factory=dict)
+    """The time left then on each own clock of the decision (extra time, ``extra_time.py``), by seat (None: none)."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,22 @@ def hand_host(self: Table, pid: int, target: object, now: float) -> None:
         raise TableError("offline", f"{person.name}'s phone is not connected: hand the role to someone here")
     owner = {"owner": True} if self.first == pid else {}
     self.emit("host", now, person=person.id, by=pid, reason="handed", **owner)
+
+
+def give_extra_time(self: Table, pid: int, target: object, factor: object, now: float) -> None:
+    """The host gives someone here (not a bot) more time per decision: ``factor`` 2 or 3 (times the clock), 0 (no
+    clock for them), or 1 (as everyone).  It counts from the next decision (``extra_time.py``); the same factor
+    again changes nothing."""
+    host_only(self, pid)
+    if isinstance(factor, bool) or not isinstance(factor, int) or factor not in extra.FACTORS:
+        raise TableError("bad-request", "factor must be 1, 2 or 3 (times the clock), or 0 (no clock)")
+    person = self.people.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+    if person is None or person.status == Status.GONE:
+        raise TableError("not-found", "there is nobody like that at this table")
+    if person.is_bot:
+        raise TableError("is-bot", "a bot needs no more time")
+    if person.extra_time != factor:
+        self.emit("extra_time", now, person=person.id, factor=factor, by=pid)
 
 
 def pause(self: Table, pid: int, now: float) -> None:
@@ -328,7 +348,8 @@ def on_paused(self: Table, e: Event) -> None:
     silent = bool(e.get("silent"))
     by = int(e.get("by", 0))
     name = self._name(by) or ""
-    self.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent)
+    left = extra.pause_clocks(self, e["at"], whole=silent)
+    self.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent, left)
     self.deadline = None
     if silent:
         self.play.held = self.decision
@@ -344,6 +365,8 @@ def on_resumed(self: Table, e: Event) -> None:
     self.opened_at = at  # bots and graces count again from here
     if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
         self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
+    if paused is not None:
+        extra.resume_clocks(self, paused.overtime, at, RESUME_FLOOR)
     self.tell("resumed", by=self._name(e.get("by")))
 
 

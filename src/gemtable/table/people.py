@@ -55,6 +55,10 @@ class Person:
     first look nobody at the table has."""
     bot_since: int | None = None
     """Turn-based games: the move from which a bot has been playing this person's seat (None: it does not)."""
+    extra_time: int = 1
+    """The host gave them more time per decision (``extra_time.py``): their clock is this many times the table's
+    (2 or 3), or 0: no clock for them; 1, as everyone.  Kept across the table's games; dropped when they leave.
+    Nobody but they and the host is shown it."""
 
     @property
     def has_chair(self) -> bool:

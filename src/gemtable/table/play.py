@@ -42,6 +42,15 @@ class Play:
     it (``Settings.last_call``)."""
     held: int = 0
     """The last decision held because nobody answered it (``Settings.hold_silent``: one hold per decision)."""
+    overtime: dict[int, float | None] = field(default_factory=dict)
+    """The open decision's own deadlines of the seats whose person has extra time (``extra_time.py``), by seat
+    (None: no clock for them; while paused, None for all: their time left is in ``Table.paused``)."""
+    factors: dict[int, int] = field(default_factory=dict)
+    """Those seats' factors when the decision opened (a hold that gives the decision its whole clock again gives
+    them theirs)."""
+    locked: bool = False
+    """The table's clock ended while someone with extra time was still choosing (an ``overtime`` event): the others
+    may no longer choose, and the reveal waits only for the people with extra time."""
     ended: JSON | None = None
     """The game was ended early: ``{"by": name, "move": n}`` (None: played to its end, or in play)."""
 
@@ -49,5 +58,8 @@ class Play:
         """A reveal: the choices are spent; who the clock and a dead phone moved is now public."""
         self.pending = {}
         self.changes = {}
+        self.overtime = {}
+        self.factors = {}
+        self.locked = False
         self.timed_out = timed_out
         self.offline = offline

@@ -322,6 +322,7 @@ def on_left(self: Table, e: Event) -> None:
     person.chair = None
     person.left_reason = reason
     person.left_at = e["at"]
+    person.extra_time = 1  # (more time is the host's word for someone here: gone, it goes)
     person.left_move = self.play.moves_made + 1 if self.in_game() else None
     person.left_round = self.play.rounds if self.in_game() else None
     if self.host == person.id:

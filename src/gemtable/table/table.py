@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import gemtable.table.extra_time as extra
 import gemtable.table.moderation as moderation
 import gemtable.table.seating as seating
 from gemtable.games import GameError, GameState, find_manifest
@@ -229,6 +230,7 @@ class Table:
     remove = moderation.remove
     unban = moderation.unban
     hand_host = moderation.hand_host
+    extra_time = moderation.give_extra_time
     pause = moderation.pause
     resume = moderation.resume
     end = moderation.end
@@ -274,9 +276,9 @@ class Table:
             raise TableError("paused", "the game is paused: wait for the host to resume it")
         if decision is not None and decision != self.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
-        if self.deadline is not None and now >= self.deadline:  # the clock has not caught up yet, but it will
-            raise TableError("stale", "too late: the time for that decision is up")
         seat = person.seat
+        if extra.time_up(self, seat, now):  # (the clock has not caught up yet, but it will; or it ended for them)
+            raise TableError("stale", "too late: the time for that decision is up")
         if seat is None or person.chair is None or seat not in game.to_act():
             raise TableError("not-your-turn", "it is not your turn to choose")
         if not isinstance(move, str) or move not in game.legal_moves(seat):
@@ -525,6 +527,8 @@ class Table:
         "countdown": moderation.on_countdown,
         "cancelled": moderation.on_cancelled,
         "settings": moderation.on_settings,
+        "extra_time": extra.on_extra_time,
+        "overtime": extra.on_overtime,
         "game": _on_game,
         "round": _on_round,
         "chose": _on_chose,
@@ -556,6 +560,7 @@ class Table:
         else:
             self.phase = PLAYING
             self.deadline = at + self.settings.seconds if self.settings.turn_clock else None
+        extra.open_clocks(self, at)  # (each own clock of the people with extra time; none out of a decision)
 
     def game_record(self) -> JSON:
         """The finished (or current) game's record, with the names of its seats."""

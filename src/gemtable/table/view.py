@@ -8,6 +8,11 @@ anything of an address (the host's list of bans names people, nothing more).
 What happened to people is in ``news`` (the table's newest notices, the same
 for everyone) and ``me.news`` (the newest about the viewer: what a phone that
 comes back was not told); both are public facts (``news.py``).
+
+Extra time (``extra_time.py``) is the table's other private fact: only ``me`` carries
+it, the person's own (``me.more_time``) and, for the host, everyone's
+(``me.extra_time``); and a decision on a clock of the viewer's own gives them a head
+of their own, its ``remaining_ms`` theirs.  The shared parts of a view never say it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+import gemtable.table.extra_time as extra
 from gemtable.games.api import JSON
 from gemtable.table.news import Notice
 from gemtable.table.people import Person, Status
@@ -55,7 +61,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
     return {
-        **_head(table, now),
+        **_own_clock(table, seat, _head(table, now), now),
         **_listing(table, listed, to_act, queue),
         "me": _me(table, me, seat, queue, to_act),
         "state": None if game is None else game.view(seat).to_json(),
@@ -92,14 +98,20 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
         states = {seat: _raw(view) for seat, view in many(seat for _, seat in seen.values()).items()}
     out: dict[int | None, bytes] = {}
     for pid, (me, seat) in seen.items():
-        if me is None or me.id in base_ids:
+        own = seat is not None and seat in table.play.overtime  # (a clock of their own: a head of their own)
+        if (me is None or me.id in base_ids) and not own:
             first = shared
         else:
-            first = _open({**head, **_listing(table, _listed(table, me), to_act, queue)})
+            first = _open({**_own_clock(table, seat, head, now), **_listing(table, _listed(table, me), to_act, queue)})
         state = states.get(seat)
         if state is None:
             state = states[seat] = b"null" if game is None else _raw(game.view(seat).to_json())
-        out[pid] = b'%s,"me":%s,"state":%s%s' % (first, _raw(_me(table, me, seat, queue, to_act, news)), state, tail)
+        out[pid] = b'%s,"me":%s,"state":%s%s' % (
+            first,
+            _raw(_me(table, me, seat, queue, to_act, news)),
+            state,
+            tail,
+        )
     return out
 
 
@@ -191,7 +203,7 @@ def _head(table: Table, now: float) -> JSON:
         "decision": table.decision,
         "host": table.host,
         "host_owner": table.first,
-        "remaining_ms": None if table.deadline is None else max(0, round((table.deadline - now) * 1000)),
+        "remaining_ms": _remaining(table, now),
         "chairs": table.kind.max_seats,
         "paused": None
         if paused is None
@@ -208,6 +220,25 @@ def _head(table: Table, now: float) -> JSON:
         "ended": table.play.ended,
         "news": table.news.shown(),
     }
+
+
+def _own_clock(table: Table, seat: int | None, head: JSON, now: float) -> JSON:
+    """``head`` as the person at ``seat`` sees it: if the open decision runs on a clock of their own (extra time,
+    ``extra_time.py``), its ``remaining_ms`` (or, paused, ``paused.remaining_ms``) is theirs; nobody else's is."""
+    own, left = extra.own_view(table, seat, now)
+    if not own:
+        return head
+    if head["paused"] is not None:
+        return {**head, "paused": {**head["paused"], "remaining_ms": left}}
+    return {**head, "remaining_ms": left}
+
+
+def _remaining(table: Table, now: float) -> int | None:
+    """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
+    someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
+    if table.deadline is None:
+        return 0 if table.play.locked and table.paused is None else None  # (paused: the clock stands)
+    return max(0, round((table.deadline - now) * 1000))
 
 
 def _ms(seconds: float) -> int:
@@ -268,7 +299,6 @@ def _me(
 ) -> JSON:
     """The viewer's own part of a view (None: an onlooker); ``news``: the notices about each viewer, if
     already found (:meth:`News.about_each`)."""
-    game = table.game
     return (
         None
         if me is None
@@ -281,11 +311,35 @@ def _me(
             "host": table.host == me.id,
             "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
             "choice": table.play.pending.get(seat) if seat is not None else None,
-            "moves": list(game.legal_moves(seat)) if game is not None and seat is not None and seat in to_act else [],
+            "moves": _moves(table, seat, to_act),
             "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if table.host == me.id else [],
             "news": news[me.id] if news is not None else table.news.about(me.id),
+            "more_time": _more_time(table, me, seat),
+            "extra_time": _extra_times(table) if table.host == me.id else {},
         }
     )
+
+
+def _moves(table: Table, seat: int | None, to_act: frozenset[int]) -> list[str]:
+    """The moves the viewer can make now: none once their time is up while the decision waits for someone with
+    extra time (``Play.locked``)."""
+    game, play = table.game, table.play
+    if game is None or seat is None or seat not in to_act or (play.locked and seat not in play.overtime):
+        return []
+    return list(game.legal_moves(seat))
+
+
+def _more_time(table: Table, me: Person, seat: int | None) -> JSON | None:
+    """The viewer's own extra time (None: as everyone): the factor the host gave them (0: no clock), and whether
+    the open decision runs on their own clock (``own``: then the view's ``remaining_ms`` is theirs)."""
+    if me.extra_time == 1 or me.status == Status.GONE:
+        return None
+    return {"factor": me.extra_time, "own": seat is not None and seat in table.play.overtime}
+
+
+def _extra_times(table: Table) -> dict[str, int]:
+    """The host's list of who has extra time: person id (as a string) to factor."""
+    return {str(p.id): p.extra_time for p in table.people.values() if p.extra_time != 1 and p.status != Status.GONE}
 
 
 def _listed(table: Table, me: Person | None) -> list[Person]:

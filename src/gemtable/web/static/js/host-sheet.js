@@ -1,6 +1,6 @@
 // The host's sheet (a <dialog>), loaded by host.js the first time the host opens it: the host's tools (pause
-// or resume, end the game now, cancel a start's countdown, everyone with Manage, the bans), one person's
-// actions (make host, remove, remove and ban), or the settings form between games. Every button is at least
+// or resume, end the game now, cancel a start's countdown, everyone with Manage and who has more time, the bans),
+// one person's actions (more time, make host, remove, remove and ban), or the settings form between games. Every button is at least
 // 48 px, every text in the three languages. The page leaves out only what it knows the server would refuse (a
 // stand-in host is not offered to remove the role's owner).
 
@@ -138,7 +138,7 @@ function toolsView(app) {
     h('h3', { text: t('host.people') }),
     people.length ? h('ul', { class: 'people host-people', 'data-key': 'people' }, people.map((p) => h('li',
       { class: 'person', 'data-key': p.id }, icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
-      h('span', { class: 'name', text: personName(p) }), manageButton(app, p))))
+      h('span', { class: 'name', text: personName(p) }), moreTag(table, p), manageButton(app, p))))
       : h('p', { class: 'muted', text: t('host.nobody'), 'data-key': 'nobody' }),
     h('div', { 'data-key': 'bans' }, bansList(app)),
     h('div', { class: 'row wrap end' }, button(t('invite.close'), 'primary', close)),
@@ -146,6 +146,29 @@ function toolsView(app) {
 }
 
 // --- one person -------------------------------------------------------------------------------------
+
+/** The factor of someone's extra time (the host's me.extra_time; 1: as everyone). */
+const factorOf = (table, p) => Number((table.me.extra_time || {})[p.id] ?? 1);
+
+/** In the host's list of people: who has more time, and how much. */
+function moreTag(table, p) {
+  const factor = factorOf(table, p);
+  return factor === 1 ? null : h('span', { class: 'tags', text: t('host.more_tag', { x: t(`host.more_${factor}`) }) });
+}
+
+/** More time (issue 41): the usual clock, twice or three times it, or no clock, for this person alone. Each button
+ *  says whether it is the one in force (aria-pressed); the sheet stays open and is redrawn in place when the table
+ *  says it took, so the focus stays on the button tapped. */
+function moreTime(app, p) {
+  const name = personName(p);
+  const now = factorOf(app.table, p);
+  return h('div', { class: 'more-time', role: 'group', 'aria-labelledby': 'more-time-title', 'data-key': 'more' },
+    h('h3', { id: 'more-time-title', text: t('host.more_time', { name }) }),
+    h('div', { class: 'row wrap' }, [1, 2, 3, 0].map((factor) => button(t(`host.more_${factor}`),
+      factor === now ? 'small primary' : 'small', () => app.ui.send({ type: 'extra_time', person: p.id, factor }),
+      { id: `more-${factor}`, 'aria-pressed': String(factor === now) }))),
+    h('p', { class: 'hint', text: t('host.more_hint', { name }) }));
+}
 
 function personView(app, p) {
   const table = app.table;
@@ -161,6 +184,7 @@ function personView(app, p) {
   return [
     h('h2', { id: 'host-sheet-title', text: name }),
     h('p', { class: 'muted', text: tags.join(' · ') }),
+    moreTime(app, p),
     h('div', { class: 'host-actions' },
       button(t('host.make_host', { name }), 'wide', () => send({ type: 'host', person: p.id }), { hidden: !p.connected }),
       owner ? h('p', { class: 'note', text: t('host.owner_note', { name }), 'data-key': 'owner' }) : [

@@ -11,7 +11,7 @@ import { h, text } from './dom.js';
 import { t, personName } from './i18n.js';
 
 const inGame = (table) => ['playing', 'reveal', 'pause'].includes(table.phase);
-const isHost = (table) => Boolean(table.me && table.me.host);
+const isHost = (table) => Boolean(table.me?.host);
 
 function button(text, cls, onClick, extra = {}) {
   const el = h('button', { type: 'button', class: `btn ${cls}`, ...extra }, text);
@@ -34,7 +34,7 @@ export function renderSheet(app) {
 
 /** The host's list of who is banned from this table, each with a Lift button. */
 export function bansList(app) {
-  const bans = (app.table.me && app.table.me.bans) || [];
+  const bans = app.table.me?.bans || [];
   if (!bans.length) return null;
   return h('section', { class: 'bans', 'aria-label': t('host.banned') },
     h('h3', { text: t('host.banned') }),

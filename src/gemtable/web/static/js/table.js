@@ -113,6 +113,9 @@ async function handle(app, msg) {
     app.game?.useLooks?.(Object.fromEntries(table.people.filter((p) => p.seat !== null).map((p) => [p.seat, p.look])));
     holdResults(app);
     if (step === 'state') timeClock(app, table);  // a choice leaves the clock running as it was
+    if (app.more || table.me?.more_time || table.remaining_ms === 0) {
+      import('./more-time.js').then((m) => (app.more = m).show(app));
+    }
     await tellNews(app, effects(app));
     render(app);
     sendKept(app);
@@ -211,7 +214,7 @@ function hook(app, name, ...args) {
 
 /** A table word, as the game module words it (e.g. "the next cave" or "the next game"). */
 function word(app, key, vars) {
-  return t((app.game && app.game.words && app.game.words[key]) || key, vars);
+  return t(app.game?.words?.[key] || key, vars);
 }
 
 function makeUi(app) {
@@ -233,7 +236,7 @@ function makeUi(app) {
  * did not count. Anything else asks to wait for the connection. True when sent or kept.
  */
 function send(app, message) {
-  const move = message.type === 'choose' && app.table && app.table.phase === 'playing'
+  const move = message.type === 'choose' && app.table?.phase === 'playing'
     ? { ...message, decision: message.decision ?? app.table.decision } : null;
   if (app.conn.send(message)) {
     if (move) app.unconfirmed = move;
@@ -261,7 +264,7 @@ function sendKept(app) {
   app.conn.soon = 0;
   const table = app.table;
   const open = table.phase === 'playing' && table.decision === kept.decision
-    && Boolean(table.me && table.me.moves && table.me.moves.length);
+    && Boolean(table.me?.moves?.length);
   if (open) {
     app.keptSent = kept.decision;
     app.conn.send(kept);
@@ -279,7 +282,7 @@ function resendLost(app) {
   if (!sent) return;
   const me = table.me;
   const open = table.phase === 'playing' && table.decision === sent.decision
-    && Boolean(me && me.moves && me.moves.includes(sent.move));
+    && Boolean(me?.moves?.includes(sent.move));
   if (!open || me.choice === sent.move) {
     app.unconfirmed = null;  // shown (or the moment is over: the page no longer shows it chosen)
     return;
@@ -293,7 +296,7 @@ function resendLost(app) {
 async function tellNews(app, say = []) {
   const table = app.table;
   const news = table.news || [];
-  const mine = (table.me && table.me.news) || [];
+  const mine = table.me?.news || [];
   const newest = Math.max(0, ...news.map((n) => n.id), ...mine.map((n) => n.id));
   const kept = Number(stored(seenKey(app.code)));
   if (news.some(told) || mine.some((n) => n.id > kept)) await needStory();
@@ -517,7 +520,7 @@ const pauseWord = (p) => (p.silent && has('pause.silent') ? t('pause.silent') : 
 
 function countdownBlock(app) {
   const table = app.table;
-  const host = Boolean(table.me && table.me.host);
+  const host = Boolean(table.me?.host);
   // The phone's clock (sticky at the top) counts down; the TV's lobby has none, so its banner does.
   const big = app.mode === 'tv' ? h('p', { class: 'huge' },
     h('span', { class: 'count-label', text: word(app, 'count.starts') }), ' ',
@@ -540,12 +543,12 @@ function ownBanner(app) {
         app.replaced = false;
         app.conn.start();
       } } })];
-  } else if (me && me.status === 'watching') {
+  } else if (me?.status === 'watching') {
     content = [h('p', { class: 'big', text: t('me.watching', { n: me.queue_position ?? '?' }) }),
       h('p', { text: t('me.watching_hint') })];
-  } else if (me && me.status === 'waiting' && app.table.phase !== 'lobby') {
+  } else if (me?.status === 'waiting' && app.table.phase !== 'lobby') {
     content = [h('p', { class: 'big', text: word(app, 'me.waiting') })];
-  } else if (me && me.status === 'away') {
+  } else if (me?.status === 'away') {
     content = [h('p', { class: 'big', text: word(app, 'me.away') })];
   }
   return content;
@@ -605,7 +608,7 @@ function renderLobby(app) {
 
   renderRecent(app, $('#lobby-news'));
   const host = table.people.find((p) => p.id === table.host);
-  const isHost = Boolean(me && me.host);
+  const isHost = Boolean(me?.host);
   const tools = $('#host-tools');
   if (tools) {
     show(tools, isHost);
@@ -684,7 +687,7 @@ function tickClock(app) {
   const on = table && (table.me || !app.removed) && (playing(table.phase) || hold || table.countdown);
   show(el, Boolean(on));
   const count = $('#count-num');
-  if (count && table && table.countdown) text(count, t('clock.secs', { n: countdownSecs(app) }));
+  if (count && table?.countdown) text(count, t('clock.secs', { n: countdownSecs(app) }));
   if (!on) return;
   el.classList.toggle('paused', Boolean(table.paused));
   if (table.countdown && !hold) {
@@ -714,7 +717,7 @@ function tickClock(app) {
   }
   const label = $('#clock-label');
   const num = $('#clock-num');
-  const own = hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
+  const own = app.more?.label(table) ?? hook(app, 'clockLabel', view(app), app.deadlineAt !== null);
   if (app.deadlineAt === null) {
     text(label, own ?? t(table.phase === 'playing' && table.settings.turn_clock === false
       ? 'clock.none' : 'clock.waiting'));
@@ -725,7 +728,7 @@ function tickClock(app) {
   const left = Math.max(0, app.deadlineAt - performance.now());
   const secs = Math.ceil(left / 1000);
   const me = table.me;
-  const choosing = me && me.moves && me.moves.length > 0;
+  const choosing = me?.moves?.length > 0;
   // Everyone inside has chosen and the table gives a last call (settings.last_call): the reveal is coming, and
   // any choice may still change.
   const last = table.phase === 'playing' && table.settings.last_call > 0 && table.people.some((p) => p.to_act)
@@ -779,11 +782,11 @@ function playVideo(tapped) {
   }
   if (!v.paused && !v.ended) return;
   const played = v.play();
-  if (played && played.catch) {
+  if (played?.catch) {
     played.catch((e) => {
       // Not allowed with sound outside a tap: muted now, and the next tap unmutes it. (Not when the
       // play was cut short by a pause: the game is over.)
-      if (wantAwake && !v.muted && e && e.name === 'NotAllowedError') {
+      if (wantAwake && !v.muted && e?.name === 'NotAllowedError') {
         v.muted = true;
         v.play().catch(() => {});
       }
@@ -857,7 +860,7 @@ function wire(app) {
     fillQr(app, '#invite-qr');
     $('#invite-link').value = joinUrl(app.code) || $('#invite-link').value;
     $('#invite-hold').hidden = true;
-    $('#invite-leave').hidden = !(app.table && app.table.me);
+    $('#invite-leave').hidden = !app.table?.me;
     dialog.showModal();
   });
   click('#invite-close', () => dialog.close());
