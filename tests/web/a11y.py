@@ -7,8 +7,9 @@ Only the JavaScript file is used: it is put into the page with the page's own ``
 ``execute_script`` (WebDriver), which runs as the test harness, not as a page script, so the pages' strict CSP
 stays on while axe runs.
 
-``violations(run)`` runs axe with the WCAG 2.0, 2.1 and 2.2 A and AA rules; ``hand_checks(run)`` checks
-what those rules do not:
+``violations(run)`` runs axe with the WCAG 2.0, 2.1 and 2.2 A and AA rules and two of its best-practice rules,
+``heading-order`` (no heading skips a level) and ``region`` (all content inside a landmark), every impact counted
+(docs/pages.md says why these); ``hand_checks(run)`` checks what those rules do not:
 
 * one ``h1`` (or ``role=heading`` of level 1) in view per page, screen-reader-only ones included;
 * every visible control's accessible name contains its visible text (WCAG 2.5.3, label in name), with the
@@ -30,11 +31,15 @@ value: :func:`playwright_run` and :func:`webdriver_run` make one.
 from __future__ import annotations
 
 import importlib.resources
+import json
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# Two of axe's best-practice rules, run besides the tags: headings that do not skip a level, and every piece of
+# content inside a landmark (a screen reader's user moves through a page by its headings and its landmarks).
+RULES = {"heading-order": {"enabled": True}, "region": {"enabled": True}}
 Run = Callable[[str], Any]
 
 
@@ -67,10 +72,11 @@ def webdriver_run(driver: Any) -> Run:
 
 
 AXE_RUN = """async () => {
-  const result = await axe.run(document, {runOnly: {type: 'tag', values: TAGS}, resultTypes: ['violations']});
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: TAGS}, rules: RULES,
+    resultTypes: ['violations']});
   return result.violations.flatMap((v) => v.nodes.map((n) =>
     `${v.id} (${v.impact}): ${v.help} — ${n.target.join(' ')}: ${(n.failureSummary || '').replace(/\\s+/g, ' ')}`));
-}""".replace("TAGS", str(TAGS))
+}""".replace("TAGS", str(TAGS)).replace("RULES", json.dumps(RULES))
 
 HAND = """() => {
   const shown = (el) => el.getClientRects().length > 0 && !el.closest('[hidden], [inert], dialog:not([open])')
@@ -166,7 +172,8 @@ MOTION = """() => {
 
 
 def violations(run: Run) -> list[str]:
-    """axe-core's WCAG 2.x A and AA violations on the page as it is now, one line per element."""
+    """axe-core's violations on the page as it is now (WCAG 2.x A and AA, heading order, landmarks), one line per
+    element."""
     return list(run(AXE_RUN))
 
 

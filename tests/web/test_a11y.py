@@ -1,5 +1,6 @@
-"""Accessibility, measured: axe-core (WCAG 2.0–2.2 A and AA) and the hand-written checks of ``a11y.py`` on every
-page and phase a player sees, in English, Hungarian and Japanese (Chromium; WebKit in test_webkit.py).
+"""Accessibility, measured: axe-core (WCAG 2.0–2.2 A and AA, heading order, landmarks) and the hand-written
+checks of ``a11y.py`` on every page and phase a player sees, in English, Hungarian and Japanese (Chromium; WebKit
+in test_webkit.py).
 
 Each test collects every problem of every moment it visits and fails once, with the whole list, so one run
 says everything that is wrong.

@@ -354,7 +354,7 @@ export function renderGame(el, v, ui) {
   const people = seatPeople(v);
   put(L.g.side,
     h('section', { class: 'bh-players', 'aria-label': t('bh.players') },
-      h('h3', { text: t('bh.players') }),
+      h('h2', { class: 'h3', text: t('bh.players') }),
       h('ul', null, SEATS.map((i) => {
         const p = people[i];
         const isMe = v.me && p && v.me.id === p.id;
@@ -369,7 +369,7 @@ export function renderGame(el, v, ui) {
       }))),
     h('p', { class: 'bh-diamonds' }, icon('diamond'), ' ', t('bh.diamonds', { n: st.diamonds.length })),
     st.set_aside.length ? h('section', { class: 'bh-aside' },
-      h('h3', { text: t('bh.aside') }),
+      h('h2', { class: 'h3', text: t('bh.aside') }),
       h('ul', null, st.set_aside.map((a) => h('li', null, tileSvg(a.tile.slices),
         h('span', { text: t('bh.aside_by', { name: nameOf(a.seat, names) }) }))))) : null);
 }

@@ -219,7 +219,7 @@ function danger(st, ended) {
       : deadly.length ? t('exp.warning', { kinds: deadly.map((k) => t('hz.' + k)).join(t('list.or')) })
         : t('exp.no_hazard');
   return h('section', { class: 'danger', 'aria-label': t('exp.hazards') },
-    h('h3', { text: t('exp.hazards') }),
+    h('h2', { class: 'h3', text: t('exp.hazards') }),
     h('ul', { class: 'hazards' }, HAZARDS.map((k) => {
       const on = ended ? st.collapsed_by === k : st.danger.includes(k);
       return h('li', { class: ['hz', `hz-${k}`, on && 'deadly'] },
@@ -267,7 +267,7 @@ function players(v) {
   const rows = roster(v);
   const phase = v.table.phase;
   return h('section', { class: 'players' },
-    h('h3', { text: t('exp.players') }),
+    h('h2', { class: 'h3', text: t('exp.players') }),
     h('ul', null, rows.map((row) => {
       const [code, label] = statusOf(row, phase);
       const { person, player } = row;

@@ -32,7 +32,7 @@ export function recap(v) {
   const removed = st.collapsed_by && st.removed.length
     ? t('exp.recap_removed', { card: cardName(st.removed[st.removed.length - 1], st.rules) }) : '';
   return h('section', { class: 'recap', 'aria-label': t('exp.recap_title', { cave: st.cave }) },
-    h('h3', { text: t('exp.recap_title', { cave: st.cave }) }),
+    h('h2', { class: 'h3', text: t('exp.recap_title', { cave: st.cave }) }),
     h('ul', { class: 'recap-list' }, rows),
     st.next_deck ? h('p', { class: 'recap-next', text: [t('exp.recap_next', { n: st.next_deck }), removed].join(' ') })
       : null);

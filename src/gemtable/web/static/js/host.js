@@ -37,7 +37,7 @@ export function bansList(app) {
   const bans = app.table.me?.bans || [];
   if (!bans.length) return null;
   return h('section', { class: 'bans', 'aria-label': t('host.banned') },
-    h('h3', { text: t('host.banned') }),
+    h('h2', { class: 'h3', text: t('host.banned') }),
     h('ul', { class: 'people' }, bans.map((ban) => h('li', { class: 'person' },
       h('span', { class: 'name', text: ban.name }),
       h('span', { class: 'tags', text: t('host.banned_tag') }),

@@ -151,6 +151,6 @@ export function renderStory(el, history, game) {
   if (!el) return;
   const lines = history ? gameStory(history, game) : [];
   show(el, lines.length > 0);
-  put(el, lines.length ? [h('h3', { text: t('results.story') }),
+  put(el, lines.length ? [h('h2', { class: 'h3', text: t('results.story') }),
     h('ul', { class: 'story' }, lines.map((line) => h('li', { text: line })))] : []);
 }

@@ -650,7 +650,7 @@ function renderRecent(app, el) {
   const lines = story ? (app.table.news || []).filter(now).slice(-RECENT_SHOWN).reverse()
     .map((n) => story.noticeText(n, app.game)).filter(Boolean) : [];
   show(el, lines.length > 0);
-  put(el, lines.length ? [h('h3', { text: t('lobby.recent') }),
+  put(el, lines.length ? [h('h2', { class: 'h3', text: t('lobby.recent') }),
     h('ul', { class: 'story' }, lines.map((line) => h('li', { text: line })))] : []);
 }
 
