@@ -441,7 +441,7 @@ def test_the_host_s_controls_keep_focus_through_choices_reveals_and_cards(
             expect(path).to_have_count(card)
             assert ann.evaluate(KEPT), (card, ann.evaluate(FOCUSED))
         ann.keyboard.press("Enter")  # the kept button still works: Bob's actions
-        expect(sheet.get_by_role("heading", name="Bob")).to_be_visible()
+        expect(sheet.get_by_role("heading", name="Bob", exact=True)).to_be_visible()
     finally:
         crowd.close()
 
