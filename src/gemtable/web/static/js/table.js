@@ -680,6 +680,14 @@ function timeClock(app, table) {
   app.total = Math.max(full(table), table.remaining_ms, 1);
 }
 
+/** The clock of a countdown, a pause or the results' hold: ``label``, and ``left`` ms of ``whole`` (null: none). */
+function fixedClock(el, label, left, whole) {
+  text($('#clock-label'), label);
+  text($('#clock-num'), left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) }));
+  $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / whole).toFixed(3)})`;
+  el.classList.remove('urgent');
+}
+
 function tickClock(app) {
   const el = $('#clock');
   const table = app.table;
@@ -691,29 +699,16 @@ function tickClock(app) {
   if (!on) return;
   el.classList.toggle('paused', Boolean(table.paused));
   if (table.countdown && !hold) {
-    const total = Math.max(1, (table.settings.countdown || 5) * 1000);
-    const left = Math.max(0, app.countdownAt - performance.now());
-    text($('#clock-label'), word(app, 'count.starts'));
-    text($('#clock-num'), t('clock.secs', { n: Math.ceil(left / 1000) }));
-    $('#clock-bar').style.transform = `scaleX(${(left / total).toFixed(3)})`;
-    el.classList.remove('urgent');
-    return;
+    return fixedClock(el, word(app, 'count.starts'), Math.max(0, app.countdownAt - performance.now()),
+      Math.max(1, (table.settings.countdown || 5) * 1000));
   }
-  if (table.paused) {  // the clock stops where it was, and says who stopped it
-    const left = table.paused.remaining_ms;
-    text($('#clock-label'), pauseWord(table.paused));
-    text($('#clock-num'), left === null ? '' : t('clock.secs', { n: Math.ceil(left / 1000) }));
-    $('#clock-bar').style.transform = `scaleX(${left === null ? 0 : (left / Math.max(1, left, full(table))).toFixed(3)})`;
-    el.classList.remove('urgent');
-    return;
+  const { paused } = table;
+  if (paused) {  // the clock stops where it was, and says who stopped it
+    return fixedClock(el, pauseWord(paused), paused.remaining_ms, Math.max(1, paused.remaining_ms, full(table)));
   }
   if (hold) {
-    const left = Math.max(0, app.holdUntil - performance.now());
-    text($('#clock-label'), t('clock.results'));
-    text($('#clock-num'), t('clock.secs', { n: Math.ceil(left / 1000) }));
-    $('#clock-bar').style.transform = `scaleX(${(left / Math.max(1, table.settings.pause * 1000)).toFixed(3)})`;
-    el.classList.remove('urgent');
-    return;
+    return fixedClock(el, t('clock.results'), Math.max(0, app.holdUntil - performance.now()),
+      Math.max(1, table.settings.pause * 1000));
   }
   const label = $('#clock-label');
   const num = $('#clock-num');
