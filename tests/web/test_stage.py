@@ -63,8 +63,8 @@ SIZES_FILE = ROOT / "artifacts" / "tv-text-sizes.json"
 STAGE = [
     "#game .cave-head",
     "#game .path li",
-    "#game .danger",
-    "#game .danger .hz",
+    "#tv-hazards .danger",
+    "#tv-hazards .hz",
     "#game .players li",
     "#game .reveal",
     "#game .collapse",
@@ -83,51 +83,52 @@ STAGE = [
 ]
 
 
+OFF_STAGE = """(sels) => {
+  const bad = [];
+  const se = document.scrollingElement;
+  if (se.scrollHeight > innerHeight) bad.push(`page scrolls: ${se.scrollHeight} > ${innerHeight}`);
+  if (se.scrollWidth > innerWidth) bad.push(`page scrolls sideways: ${se.scrollWidth} > ${innerWidth}`);
+  const at = (r) => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  for (const sel of sels) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!el.getClientRects().length) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const what = `${sel} "${el.textContent.trim().slice(0, 24)}"`;
+      if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+        bad.push(`${what} at ${at(r)}`);
+      }
+      // Inside the screen but cut off by a box that hides what overflows it (the results, the path...).
+      for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflow === 'visible') continue;
+        const b = box.getBoundingClientRect();
+        if (r.left < b.left - 1 || r.top < b.top - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1) {
+          bad.push(`${what} at ${at(r)} cut by .${box.className} at ${at(b)}`);
+          break;
+        }
+      }
+    }
+  }
+  const clock = document.querySelector('#clock');
+  if (clock && clock.getClientRects().length) {
+    const r = clock.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (hit && !clock.contains(hit)) bad.push(`the countdown is covered by ${hit.className}`);
+  }
+  // An explorer's cell, name or hazard tile wider than itself (a name that found no place to break).
+  const cells = '#game .players li, #game .players .name, .tv-hazards .hz :is(.hn, .hs)';
+  for (const el of document.querySelectorAll(cells)) {
+    if (el.scrollWidth > el.clientWidth + 1) bad.push(`cut: ${el.textContent.trim().slice(0, 24)}`);
+  }
+  return bad;
+}"""
+"""``off_stage``'s check, a function of the selectors to look at (``STAGE``)."""
+
+
 def off_stage(page: Any) -> list[str]:
     """What does not fit: the page scrolls, or a stage element lies (partly) outside the viewport,
     or the countdown is covered by something else."""
-    return list(
-        page.evaluate(
-            """(sels) => {
-      const bad = [];
-      const se = document.scrollingElement;
-      if (se.scrollHeight > innerHeight) bad.push(`page scrolls: ${se.scrollHeight} > ${innerHeight}`);
-      if (se.scrollWidth > innerWidth) bad.push(`page scrolls sideways: ${se.scrollWidth} > ${innerWidth}`);
-      const at = (r) => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
-      for (const sel of sels) {
-        for (const el of document.querySelectorAll(sel)) {
-          if (!el.getClientRects().length) continue;
-          const r = el.getBoundingClientRect();
-          if (!r.width || !r.height) continue;
-          const what = `${sel} "${el.textContent.trim().slice(0, 24)}"`;
-          if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
-            bad.push(`${what} at ${at(r)}`);
-          }
-          // Inside the screen but cut off by a box that hides what overflows it (the results, the path...).
-          for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
-            if (getComputedStyle(box).overflow === 'visible') continue;
-            const b = box.getBoundingClientRect();
-            if (r.left < b.left - 1 || r.top < b.top - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1) {
-              bad.push(`${what} at ${at(r)} cut by .${box.className} at ${at(b)}`);
-              break;
-            }
-          }
-        }
-      }
-      const clock = document.querySelector('#clock');
-      if (clock && clock.getClientRects().length) {
-        const r = clock.getBoundingClientRect();
-        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        if (hit && !clock.contains(hit)) bad.push(`the countdown is covered by ${hit.className}`);
-      }
-      for (const el of document.querySelectorAll('#game .players .name, #game .hz .hn, #game .hz .hs')) {
-        if (el.scrollWidth > el.clientWidth + 1) bad.push(`cut: ${el.textContent.trim().slice(0, 24)}`);
-      }
-      return bad;
-    }""",
-            STAGE,
-        )
-    )
+    return list(page.evaluate(OFF_STAGE, STAGE))
 
 
 TEXT_SIZES = """() => {

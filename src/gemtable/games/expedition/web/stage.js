@@ -12,7 +12,10 @@ export function renderStage(el, v, parts, local) {
   const list = players.querySelector('ul');
   list.dataset.n = String(list.children.length);  // tv.css: one row of up to four, or two of four
   const slot = document.getElementById('tv-hazards');
-  if (slot) put(slot, danger);
+  if (slot) {
+    put(slot, danger);
+    fitDanger(slot);
+  }
   if (recap) {  // a cave that ended: its recap takes the explorers' place, under the path it ended with
     const rows = recap.querySelector('ul');
     rows.dataset.n = String(rows.children.length);
@@ -20,7 +23,12 @@ export function renderStage(el, v, parts, local) {
   put(el, reveal, head, path, ...(recap ? [recap] : [pathFoot, players]));
   fitPath(path);
   if (!local.fitter && window.ResizeObserver) {  // the reveal above the path grows, the roster wraps: refit
-    local.fitter = new ResizeObserver(() => { const p = el.querySelector('.path'); if (p) fitPath(p); });
+    local.fitter = new ResizeObserver(() => {
+      const p = el.querySelector('.path');
+      if (p) fitPath(p);
+      const side = document.getElementById('tv-hazards');
+      if (side) fitDanger(side);
+    });
   }
   if (local.fitter) {
     local.fitter.disconnect();
@@ -71,4 +79,16 @@ function fitPath(path) {
     cards.slice(0, before).forEach((li) => li.classList.add('before'));
   }
   path.classList.toggle('tight', best * 0.147 < small);
+}
+
+/** The hazards' region shows its tiles whole: the lines under them (the odds, then the warning; the tiles say
+ *  which hazards are deadly) are left out (``off``), the last first, while the region would cut them. */
+function fitDanger(slot) {
+  const lines = [...slot.querySelectorAll('.danger > p')];
+  for (const p of lines) p.classList.remove('off');
+  const cut = () => slot.scrollHeight > slot.clientHeight + 1;
+  for (const p of lines.reverse()) {
+    if (!cut()) break;
+    p.classList.add('off');
+  }
 }
