@@ -3,17 +3,22 @@
 Debian's WebKitGTK (MiniBrowser) through WebKitWebDriver and Selenium, under an Xvfb display of its own,
 each person a browser of their own (see tests/web/webkit.py).  Joining by link with the invite sheet,
 a whole expedition cave by tapping with a reload in the middle and the TV watching (opened through /tv with the
-keyboard only; at a reveal's beat and at the recap, what it says and its text sizes), and a Booty Hunter
-turn (rotate, pick a spot, place); axe-core and the hand checks at their moments, in English, Hungarian and
-Japanese in turn (``accessible``).  Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
+keyboard only; at a reveal's beat and at the recap, what it says and its text sizes), a Booty Hunter
+turn (rotate, pick a spot, place), the host's Pause reached and kept with the keyboard alone, and the TV at
+1280×720 with eight long names in a paused decision; axe-core and the hand checks at their moments, in English,
+Hungarian and Japanese in turn (``accessible``).  Screenshots go beside Chromium's as
+artifacts/screenshots/webkit-*.png.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from selenium.webdriver.common.keys import Keys
@@ -25,7 +30,8 @@ from tests.web.crowd import Crowd
 from tests.web.qr_decode import read_qr
 from tests.web.room_proxy import RoomProxy
 from tests.web.test_booty import BAG, booty_table
-from tests.web.test_stage import TEXT_SIZES
+from tests.web.test_hold import FLOOR, FOCUSED, HOLDS, KEPT, MARK, PHASES, SEATED
+from tests.web.test_stage import OFF_STAGE, STAGE, TEXT_SIZES
 from tests.web.webkit import Page, WebKit, Xvfb
 
 pytestmark = pytest.mark.webkit
@@ -509,3 +515,106 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     tv.wait_text("#tv-news", "Ann removed Bob from the table.")
     shot(bob, "host-removed")
     shot(tv, "host-tv-removed")
+
+
+CROWD_SOURCES = ("127.0.41.1", "127.0.41.2", "127.0.41.3")
+"""Where this module's crowds of several connect from: joins budgets of their own (see test_hold.py)."""
+
+
+def test_the_host_reaches_pause_by_keyboard_and_keeps_it_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """test_hold.py's keyboard-only test in WebKit: the host reaches Pause with Tab during a decision while the two
+    other phones (the Python client) choose and change their minds; focus stays on that button through three
+    choices (theirs, then hers), the reveal and the next card, and through Enter (Pause, then Resume)."""
+    code = server.create_table(script=[["5", "7", "9", "spiders", "spiders"]], options={"caves": 1}, seconds=60, beat=1)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    run = webdriver_run(ann.driver)
+    crowd = Crowd(server.ws, CROWD_SOURCES)
+
+    async def choose(client: Any, move: str) -> None:  # a choice, once the server has taken it
+        await client.choose(move)
+        await client.until(lambda s: (s.get("me") or {}).get("choice") == move)
+
+    async def fidget(c: dict[str, Any]) -> None:  # 4 changes each (the server takes 10 a decision)
+        await asyncio.gather(*(c[name].until(lambda s: bool((s.get("me") or {}).get("moves"))) for name in c))
+        for move in ("deeper", "camp", "deeper", "camp"):
+            for name in ("Bob", "Cy"):
+                await choose(c[name], move)
+
+    try:
+        crowd.join(code, "Bob", "Cy")
+        ann.wait_text("#lobby-count", "3 of 8 chairs taken")
+        run(PHASES)
+        ann.tap("#start")
+        ann.wait_visible("#move-deeper")
+        fidgeting = asyncio.run_coroutine_threadsafe(fidget(crowd.clients), crowd.loop)
+        for _ in range(30):  # Tab, while the states come
+            ann.keys(Keys.TAB)
+            if ann.js("return document.activeElement.matches('#strip-pause')"):
+                break
+        assert run(MARK) == "Pause", run(FOCUSED)
+        fidgeting.result(15)
+        for name in ("Bob", "Cy"):
+            crowd.run(choose(crowd.clients[name], "deeper"))
+            assert run(KEPT), (name, run(FOCUSED))
+        ann.js("document.querySelector('#move-deeper').click()")  # the third choice: a click that moves no focus
+        ann.until(lambda: ann.count("#game .path li") == 2, "the reveal and the next card")
+        assert run("() => window.__phases.includes('reveal')"), run("() => window.__phases")
+        assert run(KEPT), run(FOCUSED)
+        ann.keys(Keys.ENTER)  # Pause, from the keyboard: the same button now resumes
+        ann.wait_visible("#resume")
+        ann.wait_text("#strip-pause", "Resume the game")
+        assert run(KEPT), run(FOCUSED)
+        ann.keys(Keys.ENTER)
+        ann.wait_hidden("#resume")
+        ann.wait_text("#strip-pause", "Pause")
+        assert run(KEPT), run(FOCUSED)
+    finally:
+        crowd.close()
+
+
+def test_the_tv_at_720p_with_eight_long_names_paused_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """Issue 40's TV case in WebKit: 1280×720, eight chairs of long names, a decision the host paused: in English,
+    Hungarian and Japanese the page does not scroll, nothing is cut or off the stage (test_hold.py's HOLDS,
+    test_stage.py's OFF_STAGE), no text is under the 720p floor, and axe and the hand checks find nothing."""
+    code = server.create_table(script=[["5", "relic", "7", "spiders", "spiders"]], options={"caves": 1}, seconds=60)
+    tv = webkit.open("tv-720", (1280, 720))
+    tv.goto(f"/t/{code}/tv")
+    inner = tv.js("return [innerWidth, innerHeight]")
+    if inner != [1280, 720]:  # the window's frame, if any, taken off
+        tv.driver.set_window_size(2 * 1280 - inner[0], 2 * 720 - inner[1])
+        tv.until(lambda: tv.js("return [innerWidth, innerHeight]") == [1280, 720], "a 1280×720 viewport")
+    run = webdriver_run(tv.driver)
+    crowd = Crowd(server.ws, CROWD_SOURCES)
+    try:
+        crowd.join(code, *SEATED)
+        tv.wait_text("#lobby-count", "8 of 8")
+        host = crowd.clients[SEATED[0]]
+
+        async def deeper(names: list[str], decision: int) -> None:  # each in that decision
+            for name in names:
+                await crowd.clients[name].until(
+                    lambda s: bool((s.get("me") or {}).get("moves")) and s.get("decision") == decision
+                )
+                await crowd.clients[name].choose("deeper", decision)
+
+        crowd.run(host.start())
+        first = crowd.run(host.until(lambda s: bool((s.get("me") or {}).get("moves"))))["decision"]
+        crowd.run(deeper(SEATED, first))  # the relic: a second card
+        tv.until(lambda: tv.count("#game .path li") == 2, "the relic on the path")
+        crowd.run(deeper(SEATED[1:], first + 1))  # all but the host: the TV waits for her
+        tv.wait_visible("#waiting-for")
+        crowd.run(host.pause())
+        tv.wait_visible("#banner")
+        problems = []
+        for lang in ("en", "hu", "ja"):
+            set_lang(tv, lang)
+            run("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            found = run(HOLDS) + run(f"() => ({OFF_STAGE})({json.dumps(STAGE)})")
+            found += [f"{x['size']:.1f}px: {x['text']!r}" for x in run(TEXT_SIZES) if x["size"] < FLOOR[720] - 0.3]
+            problems += [f"[{lang}] {p}" for p in found] + check_page(run, f"[{lang}]", phone=False)
+            shot(tv, f"tv-720-paused-{lang}")
+        set_lang(tv, "en")
+        assert not problems, "\n".join(problems)
+    finally:
+        crowd.close()
