@@ -15,6 +15,7 @@ await cssReady;
 export const words = {
   'me.waiting': 'bh.me_waiting',
   'me.away': 'bh.me_away',
+  'midgame.bot_hint': 'bh.bot_hint',
   'news.where': 'bh.news_where',
   'news.stand_in': 'bh.news_stand_in',
   'news.plays_again': 'bh.news_plays_again',

@@ -15,6 +15,7 @@ export function renderStage(el, v, parts, local) {
   if (slot) {
     put(slot, danger);
     fitDanger(slot);
+    slot.dataset.game = v.table.game;  // (the shared stage.js empties it if the table switches to another game)
   }
   if (recap) {  // a cave that ended: its recap takes the explorers' place, under the path it ended with
     const rows = recap.querySelector('ul');

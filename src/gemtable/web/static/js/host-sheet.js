@@ -1,13 +1,15 @@
 // The host's sheet (a <dialog>), loaded by host.js the first time the host opens it: the host's tools (pause
-// or resume, end the game now, cancel a start's countdown, everyone with Manage and who has more time, the bans),
-// one person's actions (more time, make host, remove, remove and ban), or the settings form between games. Every button is at least
-// 48 px, every text in the three languages. The page leaves out only what it knows the server would refuse (a
+// or resume, end the game now, cancel a start's countdown, everyone with Manage and who has more time, in a game a
+// bot for an empty chair, the bans), one person's actions (more time, make host, remove, remove and ban), or the
+// settings form between games (its first field the game: switching it is host-game.js's, as the bot in a game is).
+// Every button is at least 48 px, every text in the three languages. The page leaves out only what it knows the server would refuse (a
 // stand-in host is not offered to remove the role's owner).
 
 import { h, $, put } from './dom.js';
 import { t, loadTexts, personName } from './i18n.js';
 import { icon } from './icons.js';
 import { bansList, manageButton } from './host.js';
+import { botRow, gameField, saveText, switched } from './host-game.js';
 import { optionInput, optionValues, presetOptions, secondsOptions, setOption } from './settings-form.js';
 import { sure } from './sure.js';
 
@@ -140,6 +142,7 @@ function toolsView(app) {
       { class: 'person', 'data-key': p.id }, icon(p.bot ? 'bot' : 'person', '', 'who-icon'),
       h('span', { class: 'name', text: personName(p) }), moreTag(table, p), manageButton(app, p))))
       : h('p', { class: 'muted', text: t('host.nobody'), 'data-key': 'nobody' }),
+    inGame(table) ? botRow(app) : null,
     h('div', { 'data-key': 'bans' }, bansList(app)),
     h('div', { class: 'row wrap end' }, button(t('invite.close'), 'primary', close)),
   ];
@@ -203,9 +206,10 @@ function personView(app, p) {
 
 function settingsView(app) {
   const table = app.table;
-  const game = app.catalogue?.games.find((g) => g.name === table.game);
+  const name = app.hostSheet.arg || table.game;  // (another game: the host is switching to it)
+  const game = app.catalogue?.games.find((g) => g.name === name);
   if (!game) return [h('p', { text: t('err.network') }), button(t('invite.close'), 'primary', close)];
-  const s = table.settings;
+  const s = name === table.game ? table.settings : switched(game, table.settings);
   const preset = h('select', { id: 'set-preset' }, presetOptions(game));
   preset.value = s.preset;
   const options = h('div', { id: 'set-options' }, game.options.filter((o) => o.offered).map((o) => optionInput(o, 'set')));
@@ -225,6 +229,7 @@ function settingsView(app) {
     h('span', { text: t('opt.hold_silent') }));
   const form = h('form', { class: 'settings-form', method: 'dialog' },
     h('h2', { id: 'host-sheet-title', text: t('host.settings') }),
+    gameField(app, name, (other) => open(app, 'settings', other)),
     h('label', { for: 'set-preset', text: t('start.preset') }), preset,
     options, clock, hold,
     h('label', { for: 'set-seconds', text: t(turns ? 'start.seconds_turn' : 'start.seconds') }), seconds,
@@ -232,7 +237,7 @@ function settingsView(app) {
     h('p', { class: 'hint', text: t('host.settings_hint') }),
     h('div', { class: 'row wrap end' },
       button(t('host.cancel'), 'ghost', () => open(app, 'tools')),
-      h('button', { type: 'submit', class: 'btn primary', text: t('host.save') })));
+      h('button', { type: 'submit', class: 'btn primary', text: saveText(app, name) })));
   // The options as they stand; a preset chosen sets the options it names, the others back to their defaults.
   for (const [key, value] of Object.entries(s.rules || {})) setOption(game, key, value, 'set', form);
   preset.addEventListener('change', () => {
@@ -243,6 +248,7 @@ function settingsView(app) {
     event.preventDefault();
     const message = { type: 'settings', preset: preset.value, options: optionValues(game, 'set', form),
       seconds: Number(seconds.value) };
+    if (name !== table.game) message.game = name;
     message.turn_clock = $('#set-clock', form).checked;
     message.hold_silent = $('#set-hold', form).checked;
     if (beat) message.beat = Number(beat.value);

@@ -25,6 +25,13 @@ export function renderStage(app) {
   const table = app.table;
   const foot = $('#tv-foot');
   if (!foot || !table) return;
+  // The side column's slot a game fills (the expedition's hazards) is that game's: the table switched to another
+  // game, it is emptied.
+  const side = $('#tv-hazards');
+  if (side && side.dataset.game && side.dataset.game !== table.game) {
+    put(side);
+    delete side.dataset.game;
+  }
   if (table.phase === 'lobby') lobbyMarks(app);
   const waiting = waitingFor(table);
   const inGame = table.phase !== 'lobby' && table.phase !== 'results';
