@@ -16,7 +16,7 @@ import pytest
 COST = {
     "tests/web/test_stage_matrix.py": 160,
     "tests/web/test_a11y.py": 191,
-    "tests/web/test_webkit.py": 193,
+    "tests/web/test_webkit.py": 205,
     "tests/web/test_stage.py": 100,
     "tests/web/test_hold.py": 80,
     "tests/web/test_night.py": 65,
@@ -49,6 +49,7 @@ COST = {
     "tests/server/test_table_life.py": 26,
     "tests/web/test_reconnect.py": 25,
     "tests/web/test_booty_tv.py": 21,
+    "tests/web/test_switch.py": 20,
     "tests/security/test_slowloris.py": 19,
     "tests/web/test_tv_remote.py": 19,
 }

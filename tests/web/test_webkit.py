@@ -32,6 +32,8 @@ from tests.web.room_proxy import RoomProxy
 from tests.web.test_booty import BAG, booty_table
 from tests.web.test_hold import FLOOR, FOCUSED, HOLDS, KEPT, MARK, PHASES, SEATED
 from tests.web.test_stage import OFF_STAGE, STAGE, TEXT_SIZES
+from tests.web.test_switch import SCRIPT as TWO_CAVES
+from tests.web.test_switch import start_playing_along
 from tests.web.webkit import Page, WebKit, Xvfb
 
 pytestmark = pytest.mark.webkit
@@ -479,6 +481,69 @@ def tap_text(page: Page, css: str, text: str) -> None:
         css,
         text,
     )
+
+
+def test_a_bot_mid_game_and_a_switch_to_booty_hunter_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """Issue 41 in WebKit (test_switch.py in Chromium): the host adds a bot to an empty chair during a cave, and it
+    plays in the next one; at the results the host switches the table to Booty Hunter, the TV follows without a
+    reload, the fourth person watches, and Ann places a tile."""
+    code = server.create_table(script=TWO_CAVES, options={"caves": 2}, seconds=60, pause=1)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    crowd = Crowd(server.ws)
+    players: list[Any] = []
+    try:
+        crowd.join(code, "Bob", "Cy", "Dee")
+        tv = webkit.tv()
+        tv.goto(f"/t/{code}/tv")
+        tv.wait_text("#lobby-count", "4 of 8 chairs taken")
+        players = start_playing_along(crowd, "Bob", "Cy", "Dee")
+        ann.tap("#start")
+        ann.wait_visible("#move-camp")
+        tap_text(ann, "#host-strip button", "Host controls")
+        ann.wait_text("#sheet-bot-hint", "It walks in at the next cave.")
+        ann.tap("#sheet-add-bot")
+        ann.wait_text("#host-sheet .host-people", "Ada")
+        tv.wait_text("#tv-next", "Walking in at the next cave: Ada")
+        shot(ann, "switch-phone-bot-mid-game")
+        accessible(ann, "the host's tools in a game", langs=("hu",))
+        tap_text(ann, "#host-sheet button", "Close")
+        ann.tap("#move-camp")
+        tv.wait_text("#game", "Cave 2 of 2")
+        tv.wait_text("#game", "Ada")
+        ann.tap("#move-camp")
+        tv.wait_text("#game .reveal", "Ada")
+        ann.wait_visible("#results", timeout=20)
+        for page in (ann, tv):
+            page.js("window.__sameDocument = true")
+        tap_text(ann, "#results-host button", "Change the settings")
+        ann.js("const s = document.querySelector('#set-game'); s.value = 'booty'; s.dispatchEvent(new Event('change'))")
+        ann.wait_text("#set-game-hint", "Booty Hunter has 3 chairs: Dee will watch.")
+        shot(ann, "switch-phone-settings")
+        accessible(ann, "the settings sheet, switching", langs=("ja",))
+        tap_text(ann, "#host-sheet button", "Switch to Booty Hunter")
+        for page in (ann, tv):
+            page.wait_text("#lobby-game", "Booty Hunter")
+            page.wait_text("#lobby-count", "3 of 3 chairs taken")
+            assert page.js("return window.__sameDocument === true"), page.label
+        tv.wait_text("#queue", "Dee")
+        ann.tap("#start")
+        ann.wait_text(".bh-turn", "Your turn", timeout=15)  # (Bob and Cy place theirs when it is their turn)
+        for _ in range(4):  # turned until it fits somewhere
+            if ann.count(".bh-spot"):
+                break
+            ann.tap(".bh-rotate")
+        ann.find(".bh-spot").click()
+        ann.until(lambda: ann.find(".bh-place").is_enabled(), "Place to be enabled")
+        placed = ann.text(".bh-placed")
+        ann.tap(".bh-place")
+        tv.until(lambda: tv.text(".bh-placed") not in (placed, "0 tiles placed"), "Ann's tile on the TV")
+        assert tv.js("return document.querySelector('#tv-hazards').childElementCount") == 0
+        shot(tv, "switch-tv-booty-game")
+    finally:
+        for player in players:
+            player.cancel()
+        crowd.close()
 
 
 def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
