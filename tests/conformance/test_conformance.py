@@ -396,6 +396,30 @@ def test_its_probes_keep_their_contract(manifest: Manifest) -> None:
     assert probes.view_problems("not a view", None, False), "a view that is no object is a problem"
 
 
+@each_game()
+def test_a_game_the_host_ends_early_loses_nothing_and_replays(manifest: Manifest) -> None:
+    """``end()`` at every point of a game (the host's End, a table switching away): nothing of the game appears or
+    vanishes (its probes' invariants), and the record replays to the same scores."""
+    probes = probes_of(manifest)
+    for stop in (0, 1, 3, 8):
+        state, rng = new_game(manifest, stop), random.Random(stop)
+        moves = 0
+        while not state.is_over() and moves <= stop:
+            if state.needs_roster():
+                state.start_round(roster(manifest))
+                continue
+            views = seat_views(state)
+            state.apply_joint(
+                {seat: probes.honest_move(views[seat], state.legal_moves(seat), rng, False) for seat in state.to_act()}
+            )
+            moves += 1
+        if state.is_over():
+            continue
+        state.end()
+        assert state.is_over() and probes.invariants(state) == ([], 0), stop
+        assert replay(GameRecord.from_json(state.record().to_json())).scores() == state.scores()
+
+
 # --- a live table, through a real server ---------------------------------------------------------------
 
 

@@ -51,10 +51,12 @@ def view_problems(view: Any, seat: int | None, over: bool) -> list[str]:
 
 
 def invariants(state: GameState) -> tuple[list[str], int]:
-    """Every tile of the box is in the bag, on the board, set aside or drawn: none appear or vanish."""
+    """Every tile of the box is in the bag, on the board, set aside or drawn (or, in a game the host ended, drawn
+    and never placed): none appear or vanish."""
     if not isinstance(state, BootyState):
         return [f"not a game of Booty Hunter: {type(state).__name__}"], 0
-    held = state.bag_size + state.placements + len(state.set_aside) + (state.drawn is not None)
+    drawn = state.drawn is not None or state.unplaced is not None
+    held = state.bag_size + state.placements + len(state.set_aside) + drawn
     if held == len(TILE_IDS):
         return [], 0
     return [f"{len(TILE_IDS)} tiles in the box, but {held} in the bag, on the board, set aside or drawn"], abs(

@@ -79,6 +79,8 @@ class BootyState:
         self.placements_open: tuple[Placement, ...] = ()
         """Where the drawn tile may go, in reading order."""
         self.set_aside: list[SetAside] = []
+        self.unplaced: Tile | None = None
+        """The tile drawn for the seat to act when the host ended the game: never placed, back in the box."""
         self.turn: int | None = None
         self.started = False
         self.over = False
@@ -193,7 +195,7 @@ class BootyState:
         if self.over:
             raise IllegalMove("the game is over")
         self._inputs.append(["end"])
-        self.drawn, self.placements_open = None, ()
+        self.unplaced, self.drawn, self.placements_open = self.drawn, None, ()
         self.turn = None
         self.over = True
 
