@@ -38,7 +38,7 @@ COST = {
     "tests/bench/test_bench_server.py": 41,
     "tests/security/test_origin.py": 39,
     "tests/web/test_recap.py": 38,
-    "tests/tools/test_soak_smoke.py": 37,
+    "tests/tools/test_soak_smoke.py": 32,
     "tests/web/test_decision_clock.py": 36,
     "tests/server/test_host.py": 33,
     "tests/conformance/test_conformance.py": 33,

@@ -4,15 +4,24 @@ WebSockets against one server process, phones dropping and coming back, and the 
 The soak starts ``gemtable serve`` (its own process, a free port, a temporary data folder; production
 limits unless ``--message-rate`` lifts the per-connection one), creates ``--tables`` tables — every game the
 server hosts in turn (and this process knows the probes of: ``gemtable.games.api.Probes``), so a soak plays
-each of them — and seats 3 to 5 bot phones at each (as many as the table's game takes, if it takes fewer or
+each of them — and seats 3 to 5 bot phones at each (as many as the table's games take, if they take fewer or
 more), every table from a loopback address of its own (``127.160.x.y``) so that the limits per address see a
 household each.  Phones think for a moment, then choose a move the game's probes call honest (with the
-``decision`` number),
-and the first phone of each table starts a new game whenever one ends.  Now and then a phone drops (its
-socket is cut) and comes back a moment later with its seat token.  Half way through, the server is killed
-(``--restart kill``: SIGKILL; ``term``: SIGTERM) and started again on the same data folder and port; every
-phone reconnects with its token.  When the time is up, no new game starts, the games under way finish,
-and then everything is checked:
+``decision`` number), and the host's phone starts a new game whenever one ends — after **switching the table to
+the next game** (``settings`` with ``game``; ``--no-switch`` keeps each table at its first), so that a table plays
+the games in turn at the same code with the same phones, those beyond a game's chairs watching it.
+
+**Silent decisions**: the tools' tables hold a decision nobody answers (``hold_silent``), and in ``--quiet`` of
+the games of a simultaneous game (where one silent decision is enough) every phone of a table lets a decision
+pass in silence (another, if it passed without a hold: every phone inside gone at its deadline); at its deadline
+the table holds it ("Is everyone here?"), the host's phone lifts the hold (``resume``), and the decision is
+answered.  (In a game of turns the table holds only once every player has let a turn pass in a row: the table's
+own tests cover that.)  Now and then a phone drops (its socket is cut) and comes back a moment later with its
+seat token.  Half way through, the server is killed (``--restart kill``: SIGKILL; ``term``: SIGTERM) and started
+again on the same data folder and port; every phone reconnects with its token.  When the time is up, no new game
+starts — but a table that has finished none plays one, a table switched to its next game plays it, and a soak
+that has met no switch yet has the first table between games switch and play one, however slow the machine —
+the games under way finish, and then everything is checked:
 
 * every finished game's record (``GET /api/tables/CODE/games/N``) replays to its recorded scores and
   winners, the players saw those scores, and nothing of the game was created or lost (``lost_gems``: gems,
@@ -27,7 +36,8 @@ and then everything is checked:
 * the server's memory, sampled from ``/proc`` through the run (``memory_mb``), and the latency of a
   choice — from sending it to the state that shows it taken — through the run (``latency_ms``).
 
-The tallies are reported in all and per game (``by_game``).
+The tallies are reported in all and per game (``by_game``, by the game each record is of), with the switches of
+game the phones saw (``switches``), the silent decisions (``quiet``) and the holds they met (``holds``).
 """
 
 from __future__ import annotations
@@ -82,7 +92,7 @@ class SoakOptions:
     drain: float = 60.0
     """Seconds the games under way get to finish once the time is up (and a table that has finished no game
     yet, to play one: every game the soak plays is checked, so each table must end one, however short the
-    time or busy the machine)."""
+    time or busy the machine; and, if the soak has met no switch of game yet, a table to switch and play one)."""
     message_rate: float | None = None
     check_fraction: float | None = None
     """Share of the states whose invariants are checked (default: all, or 20% beyond 100 tables)."""
@@ -90,6 +100,10 @@ class SoakOptions:
     keep: bool = False
     games: tuple[str, ...] = ()
     """The games the tables play, in turn (default: every game the server hosts that has probes here)."""
+    switch: bool = True
+    """Whether a table switches to the next game between games (each table starts at a game of its own)."""
+    quiet: float = 0.5
+    """Share of the games of a simultaneous game in which a table lets one decision pass in silence (a hold)."""
 
 
 # --- the server --------------------------------------------------------------------------------------
@@ -155,10 +169,16 @@ class _Me(msgspec.Struct):
     seat: int | None = None
 
 
+class _Paused(msgspec.Struct):
+    silent: bool = False
+
+
 class _View(msgspec.Struct):
+    game: str = ""
     phase: str = ""
     game_number: int = 0
     decision: int = 0
+    paused: _Paused | None = None
     people: list[msgspec.Raw] = []
     me: _Me | None = None
     countdown: msgspec.Raw | None = None
@@ -184,11 +204,34 @@ class TableRun:
     address: str
     players: int
     game: str
+    """The game the table was made for (its first)."""
+    games: list[str] = field(default_factory=list)
+    """The games it plays, in turn, from its first (one: it never switches)."""
     code: str = ""
     phones: list[Phone] = field(default_factory=list)
     scores: dict[int, list[int]] = field(default_factory=dict)
     """game → the scores the phones saw at the end."""
     phase: str = "lobby"
+    now: str = ""
+    """The game the table plays now, as the last state said."""
+    switch_asked: tuple[int, float, tuple[int, int]] = (-1, 0.0, (-1, 0))
+    """The game number after which the host asked for the next game, when, and from which phone on which
+    connection (asked again if it never came, or at once if that connection was cut)."""
+    quiet_at: tuple[int, int] | None = None
+    """(game, decision) every phone lets pass in silence."""
+    quiet_drawn: int = 0
+    """The last game for which it was drawn whether the table wants a hold."""
+    wants_hold: bool = False
+    """Whether the table's phones let decisions of this game pass in silence until it holds one."""
+    quiet_from: int = 0
+    """The first decision they may let pass."""
+    holds: set[tuple[int, int]] = field(default_factory=set)
+    """(game, decision) the table held, nobody having answered."""
+
+    def next_game(self) -> str:
+        """The game after the one played now (the same if the table does not switch)."""
+        games = self.games or [self.game]
+        return games[(games.index(self.now) + 1) % len(games)] if self.now in games else games[0]
 
 
 class Phone:
@@ -214,9 +257,15 @@ class Phone:
         self.started = 0
         self.start_sent = 0.0
         """When this phone, as the host, last asked for a start (``time.monotonic()``)."""
+        self.start_epoch = 0
+        """On which connection it asked."""
         self.counting = False
         """Whether the last state between games showed a countdown."""
+        self.resumed: tuple[int, int, int] | None = None
+        """The held decision this phone, as the host, lifted (game, decision, on which connection)."""
         self.view: _View | None = None
+        self.playing = table.game
+        """The game this phone's table plays (its states are read through that game's probes)."""
         self.probes = probes(table.game)
 
     @property
@@ -317,15 +366,26 @@ class Phone:
 
     def state(self, view: _View) -> None:
         self.view = view
+        table = self.table
+        if view.game and view.game != table.now:  # (the first state, or the table switched games)
+            self.soak.switches += bool(table.now)
+            table.now = view.game
+        if view.game and view.game != self.playing:
+            self.playing, self.probes = view.game, probes(view.game)
         game: dict[str, Any] | None = msgspec.json.decode(view.state)
         me = view.me
         if game is not None and isinstance(game.get("seat"), int):
             self.seats[view.game_number] = game["seat"]
-        self.table.phase = view.phase
+        table.phase = view.phase
         self.confirm(view, game)
         if view.phase == "results" and game is not None and game.get("scores") is not None:
-            self.table.scores.setdefault(view.game_number, list(game["scores"]))
+            table.scores.setdefault(view.game_number, list(game["scores"]))
+        if view.paused is not None:
+            self.held(view)
+            return  # (a choice waits for the game to go on)
         if view.phase == "playing" and game is not None and me is not None and me.moves and me.choice is None:
+            if self.quiet(view):
+                return
             key = (view.game_number, *self.probes.decision(game))
             if key in self.taken and self.sent is None:
                 self.soak.error(
@@ -344,16 +404,79 @@ class Phone:
             if self.started > view.game_number:
                 return
             ready = view.phase == "results" or len(view.people) >= self.table.players
-            if ready and (not self.soak.draining or not self.table.scores):  # each table plays a game at least
+            if ready and self.plays_on(view):
+                if view.phase == "results" and self.switch(view):
+                    return  # (the new game's lobby comes next: then the start)
                 self.started = view.game_number + 1
-                self.start_sent = time.monotonic()
+                self.start_sent, self.start_epoch = time.monotonic(), self.epoch
                 self.soak.later(0.5, self.send, wire.encode(wire.Start()).decode())
+
+    def plays_on(self, view: _View) -> bool:
+        """Whether the table goes on to another game: always while the time runs.  Once it is up, a table that has
+        finished no game plays one, a table switched to its next game plays it, and while the soak has met no switch
+        a table between games switches (so that a soak that switches meets one, however slow the machine)."""
+        soak, table = self.soak, self.table
+        return not soak.draining or not table.scores or view.phase == "lobby" or soak.wants_switch()
+
+    def switch(self, view: _View) -> bool:
+        """The host, at the results: the table switches to its next game (asked again if the new game's lobby did
+        not come within ``START_AGAIN_AFTER`` seconds: a drop lost the message); False if it stays at this one."""
+        table = self.table
+        after = table.next_game()
+        if after == view.game:
+            return False
+        number, at, sent_on = table.switch_asked
+        asked = number == view.game_number and (sent_on[0] != self.index or sent_on[1] == self.epoch)
+        if not asked or time.monotonic() - at > START_AGAIN_AFTER:
+            table.switch_asked = (view.game_number, time.monotonic(), (self.index, self.epoch))
+            self.soak.later(0.5, self.send, wire.encode(wire.ChangeSettings(game=after)).decode())
+        return True
+
+    def quiet(self, view: _View) -> bool:
+        """Whether this phone lets the decision open in ``view`` pass in silence, as every phone at its table does.
+        In ``--quiet`` of the games of a simultaneous game the table wants a hold: from one of its first decisions
+        on, its phones keep silent through one decision at a time until the table holds one (a silent decision
+        passes without a hold when every phone inside is gone at its deadline: a drop, the restart)."""
+        table, soak = self.table, self.soak
+        key = (view.game_number, view.decision)
+        if table.quiet_drawn < view.game_number:
+            table.quiet_drawn = view.game_number
+            table.wants_hold = find_manifest(view.game).simultaneous and soak.rng.random() < soak.options.quiet
+            table.quiet_from = view.decision + soak.rng.randrange(4)
+        if (
+            table.wants_hold
+            and soak.playing
+            and (not soak.draining or soak.holds == 0)  # (a soak that wants holds meets one, however slow)
+            and not soak.restarting
+            and view.decision >= table.quiet_from
+            and (table.quiet_at is None or table.quiet_at < key)
+        ):
+            table.quiet_at = key
+            soak.quiet += 1
+        return table.quiet_at == key
+
+    def held(self, view: _View) -> None:
+        """A paused table: a decision held because nobody answered it is counted, and the host's phone lifts the
+        hold after a moment (again after a reconnection, if its ``resume`` was lost with the connection)."""
+        if view.paused is None or not view.paused.silent:
+            return
+        table, key = self.table, (view.game_number, view.decision)
+        if key not in table.holds:
+            table.holds.add(key)
+            self.soak.holds += 1
+        if table.quiet_at == key:
+            table.quiet_at, table.wants_hold = None, False  # (the phones answer it once it goes on)
+        if self.host and self.resumed != (*key, self.epoch):
+            self.resumed = (*key, self.epoch)
+            self.soak.later(self.soak.think(), self.send, wire.encode(wire.Resume()).decode())
 
     def start_stalled(self) -> bool:
         """Whether the start this host asked for is long enough ago that its countdown is over (for a host
         that did not see the countdown end): the table, still between games, cancelled it (too few players
-        were connected at its end; every phone was told).  A host then starts again, as a person would."""
-        return time.monotonic() - self.start_sent > START_AGAIN_AFTER
+        were connected at its end; every phone was told).  A host then starts again, as a person would; and at
+        once if it asked on a connection since cut (the start may have gone with it: a state between games on
+        the new one says it did)."""
+        return time.monotonic() - self.start_sent > START_AGAIN_AFTER or self.start_epoch != self.epoch
 
     def confirm(self, view: _View, game: dict[str, Any] | None) -> None:
         """Whether the choice in flight shows as taken: in ``me.choice``, or in the view right after it (a
@@ -412,6 +535,7 @@ class Soak:
         self.tables = [self.table(i) for i in range(options.tables)]
         self.playing = self.draining = self.done = self.restarting = False
         self.messages = self.frames = self.reconnects = self.drops = self.errors = 0
+        self.switches = self.quiet = self.holds = 0
         self.error_codes: dict[str, int] = {}
         self.benign: dict[str, int] = {}
         self.problems: list[str] = []
@@ -428,14 +552,21 @@ class Soak:
             self.problems.append(detail)
 
     def table(self, index: int) -> TableRun:
-        """Table ``index``: the games in turn, each with as many phones as it takes (within ``--players``)."""
-        game = self.games[index % len(self.games)]
-        kind = find_manifest(game).game
-        players = min(max(self.rng.randint(*self.options.players), kind.min_seats), kind.max_seats)
-        return TableRun(index, loopback(ADDRESS_BASE, index), players, game)
+        """Table ``index``: the games in turn, each table starting at the next; with as many phones as its first
+        game takes (within ``--players``), and at least as many as every game it switches to needs."""
+        first = index % len(self.games)
+        games = self.games[first:] + self.games[:first] if self.options.switch else [self.games[first]]
+        kinds = [find_manifest(game).game for game in games]
+        least = max(kind.min_seats for kind in kinds)
+        players = min(max(self.rng.randint(*self.options.players), least), max(least, kinds[0].max_seats))
+        return TableRun(index, loopback(ADDRESS_BASE, index), players, games[0], games)
 
     def think(self) -> float:
         return self.rng.uniform(*self.options.think)
+
+    def wants_switch(self) -> bool:
+        """Whether the tables switch games and the soak has not met a switch yet."""
+        return self.options.switch and len(self.games) > 1 and self.switches == 0
 
     def later(self, delay: float, call: Any, *args: Any) -> None:
         asyncio.get_running_loop().call_later(delay, call, *args)
@@ -479,10 +610,13 @@ class Soak:
             else:
                 await asyncio.sleep(length)
             self.draining = True
-            say("soak: time is up; the games under way finish, and a table that has finished none plays one")
+            say(
+                "soak: time is up; the games under way finish, a table that has finished none plays one, and one "
+                "switches games if none has"
+            )
             until = time.monotonic() + self.options.drain
-            while time.monotonic() < until and any(
-                t.phase not in ("lobby", "results") or not t.scores for t in self.tables
+            while time.monotonic() < until and (
+                any(t.phase != "results" or not t.scores for t in self.tables) or self.wants_switch()
             ):
                 await asyncio.sleep(0.5)
         finally:
@@ -563,18 +697,24 @@ class Soak:
             for game in self.games
         }
         for table in self.tables:
-            tally = by_game[table.game]
-            tally["tables"] += 1
-            tally["phones"] += len(table.phones)
             view = views.get(table.code)
             if view is None:
                 self.error("no-table", f"table {table.code} is gone")
                 continue
+            played: set[str] = set()
             for number in view.get("results", []):
                 status, record = target.json(f"/api/tables/{table.code}/games/{number}", source=table.address)
                 if status != 200:
                     self.error("no-record", f"{table.code} game {number}: HTTP {status}")
                     continue
+                tally = by_game.setdefault(
+                    str(record.get("game")),
+                    {"tables": 0, "phones": 0, "games": 0, "lost_gems": 0, "wrong_moves": 0, "choices_checked": 0},
+                )
+                if record.get("game") not in played:
+                    played.add(str(record.get("game")))
+                    tally["tables"] += 1
+                    tally["phones"] += len(table.phones)
                 tally["games"] += 1
                 problems, missing = record_problems(record, table.scores.get(number))
                 tally["lost_gems"] += missing
@@ -591,7 +731,7 @@ class Soak:
                             tally["wrong_moves"] += 1
                             self.error(
                                 "wrong-move",
-                                f"{table.code} game {number} ({table.game}): {phone.name} chose {move} at "
+                                f"{table.code} game {number} ({record.get('game')}): {phone.name} chose {move} at "
                                 f"decision {decision}; the record says otherwise",
                             )
         if self.server is not None:
@@ -657,6 +797,9 @@ def report(
         "frames": soak.frames,
         "drops": soak.drops,
         "reconnects": soak.reconnects,
+        "switches": soak.switches,
+        "quiet": soak.quiet,
+        "holds": soak.holds,
         "restart": soak.options.restart if server is not None else "none",
         "restart_seconds": soak.restart_seconds,
         "latency_ms": summary_ms(soak.latency),
@@ -730,6 +873,25 @@ def add_arguments(kinds: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="NAME",
         help="a game the tables play, in turn (repeatable; default: every game the server hosts)",
     )
+    bench.add_argument(
+        "--seconds",
+        type=float,
+        default=10.0,
+        help="seconds a decision (or a turn) takes at the soak's tables (default 10: a silent decision holds after it)",
+    )
+    bench.add_argument(
+        "--pause", type=float, default=1.0, help="seconds between a game's rounds at the soak's tables (default 1)"
+    )
+    bench.add_argument(
+        "--no-switch", action="store_true", help="each table plays its first game only (default: they switch)"
+    )
+    bench.add_argument(
+        "--quiet",
+        type=float,
+        default=0.5,
+        help="share of the games of a simultaneous game in which a table lets a decision pass in silence, which "
+        "the table holds (default 0.5)",
+    )
     bench.add_argument("--keep", action="store_true", help="keep the server's data folder and log")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.set_defaults(run=main)
@@ -747,6 +909,8 @@ def main(args: argparse.Namespace) -> int:
         think = _range(args.think, float)
         if not 2 <= players[0] <= players[1] <= 8 or args.tables < 1 or args.minutes <= 0:
             raise ValueError("--players 2 to 8, --tables at least 1, --minutes above 0")
+        if not 0 <= args.quiet <= 1 or not 1 <= args.seconds <= 120 or not 0.5 <= args.pause <= 60:
+            raise ValueError("--quiet 0 to 1, --seconds 1 to 120, --pause 0.5 to 60")
         if args.url:
             Target.parse(args.url)
     except ValueError as exc:
@@ -764,6 +928,10 @@ def main(args: argparse.Namespace) -> int:
         seed=args.seed,
         keep=args.keep,
         games=tuple(args.game),
+        seconds=args.seconds,
+        pause=args.pause,
+        switch=not args.no_switch,
+        quiet=args.quiet,
     )
     say = (lambda text: print(text, file=sys.stderr, flush=True)) if not args.json or sys.stderr.isatty() else None
     result = run_soak(options, args.url, say)
@@ -774,7 +942,8 @@ def main(args: argparse.Namespace) -> int:
         print(
             f"{result['games']} games at {result['tables']} tables ({result['phones']} phones) in "
             f"{result['seconds']} s: {result['errors']} errors, {result['lost_gems']} gems lost, "
-            f"{result['wrong_moves']} wrong moves; {result['drops']} drops, {result['reconnects']} reconnects, "
+            f"{result['wrong_moves']} wrong moves; {result['switches']} switches of game, {result['quiet']} silent "
+            f"decisions, {result['holds']} holds; {result['drops']} drops, {result['reconnects']} reconnects, "
             f"restart ({result['restart']}) {result['restart_seconds']} s; latency p50 {latency['p50']} ms, "
             f"p99 {latency['p99']} ms; server memory {memory['start']} -> {memory['end']} MiB "
             f"(max {memory['max']})"

@@ -1,5 +1,6 @@
-"""A tiny soak: a few tables of every game play for about twenty seconds through a real server that is killed
-half way; every finished game must replay to its record, with no error and no gem lost."""
+"""A tiny soak: a few tables of every game play for about fifteen seconds through a real server that is killed
+half way, switching games between games and holding silent decisions; every finished game must replay to its
+record, with no error and no gem lost."""
 
 from __future__ import annotations
 
@@ -13,9 +14,36 @@ import pytest
 from tools.__main__ import main
 
 
-def test_a_tiny_soak_survives_drops_and_a_kill(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["soak", "--minutes", "0.33", "--tables", "4", "--players", "3-4", "--drop-every", "10", "--json"])
+def test_a_tiny_soak_survives_drops_a_kill_switches_and_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    # Quick thumbs and a 4 s clock (a silent decision holds after it), every expedition game with one: the tables
+    # finish a game and switch to the next within the time, in about 30 s in all.
+    code = main(
+        [
+            "soak",
+            "--minutes",
+            "0.25",
+            "--tables",
+            "4",
+            "--players",
+            "3-4",
+            "--drop-every",
+            "10",
+            "--think",
+            "0.05-0.2",
+            "--seconds",
+            "4",
+            "--pause",
+            "0.5",
+            "--quiet",
+            "1",
+            "--json",
+        ]
+    )
     result = json.loads(capsys.readouterr().out)
+    print(
+        f"\nsoak: {result['games']} games, {result['switches']} switches, {result['quiet']} silent decisions, "
+        f"{result['holds']} holds, {result['drops']} drops in {result['seconds']} s"
+    )
     assert code == 0, result["problems"]
     assert result["games"] > 0
     assert result["errors"] == 0, result["error_codes"]
@@ -24,16 +52,21 @@ def test_a_tiny_soak_survives_drops_and_a_kill(capsys: pytest.CaptureFixture[str
     assert result["restart"] == "kill" and result["restart_seconds"] is not None
     assert result["reconnects"] >= result["phones"]  # everyone came back after the kill
     assert {"start", "end", "max"} <= set(result["memory_mb"]) and result["latency_ms"]["p99"] is not None
-    # Every game the server hosts is soaked, and reported on its own.
+    # The tables switched games (same code, same phones) and the games after a switch replay too; silent
+    # decisions were held, and the hosts' phones lifted the holds.
+    assert result["switches"] >= 1 and result["holds"] >= 1 and result["quiet"] >= result["holds"], result
+    # Every game the server hosts is soaked, and reported on its own (by the game each record is of).
     assert set(result["by_game"]) == {"expedition", "booty"}
     for game, tally in result["by_game"].items():
-        assert tally["tables"] == 2 and tally["games"] > 0, (game, tally)
+        assert tally["tables"] >= 2 and tally["games"] > 0, (game, tally)
         assert tally["choices_checked"] > 0 and tally["wrong_moves"] == 0 and tally["lost_gems"] == 0, (game, tally)
     assert sum(t["games"] for t in result["by_game"].values()) == result["games"]
+    assert sum(t["tables"] for t in result["by_game"].values()) > result["tables"]  # a table played both games
 
 
 def test_bad_soak_sizes_are_refused() -> None:
     assert main(["soak", "--players", "9"]) == 2
+    assert main(["soak", "--quiet", "2"]) == 2
     assert main(["soak", "--url", "http://192.168.1.2:8000"]) == 2
 
 
