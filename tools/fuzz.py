@@ -9,7 +9,11 @@ nested messages, fragmented messages, binary frames, text frames that are not
 UTF-8 (the server closes those with 1007, as RFC 6455 asks), other seats' and
 forged tokens, and replays of messages sent earlier by anyone.  Some phones
 first create a table of their own and join it as its host, so that host
-commands get fuzzed too.  The server runs with its production limits.
+commands get fuzzed too: a bot seated, the game started, another bot seated in
+the middle of it, and now and then the game ended and the table switched to the
+next game (``settings`` with ``game``), bots of that game seated, and it started;
+the valid messages drawn include ``settings`` with a game (or a name that is
+none).  The server runs with its production limits.
 
 Meanwhile, in their own thread, honest players (the Python client) play whole
 games at tables where the hostile phones also look on, join and shout: one
@@ -244,6 +248,8 @@ class Pool:
     honest_people: dict[str, set[int]] = field(default_factory=dict)
     """Per table code, the ids of its honest players: no hostile phone may ever be welcomed as one."""
     sandbox_codes: list[str] = field(default_factory=list)
+    made_for: dict[str, str] = field(default_factory=dict)
+    """The game each table was made for (a table that plays another at the end was switched)."""
     seats: list[tuple[str, str]] = field(default_factory=list)
     """(code, token) of every seat a hostile phone was given."""
     decisions: collections.deque[int] = field(default_factory=lambda: collections.deque([0, 1, 2], maxlen=64))
@@ -295,6 +301,8 @@ class Plan:
     address: str
     create: bool
     frames: list[Frame]
+    story: list[Frame] = field(default_factory=list)
+    """What the host of a table it created sends after joining it (before ``frames``)."""
 
 
 class Strategies:
@@ -309,6 +317,7 @@ class Strategies:
 
         self.st = st
         self.pool = pool
+        self.games = list(games)
         self.moves = game_moves(games)
         self.bots = game_bots(games)
         self.index = st.integers(0, 1 << 16)
@@ -433,8 +442,12 @@ class Strategies:
         elif kind == "extra_time":  # (anyone, a person or not, any factor: the table says who may and what is one)
             msg["person"] = data.draw(st.integers(-1, 9))
             msg["factor"] = data.draw(st.sampled_from([0, 1, 2, 3, 4]))
-        elif kind == "settings":  # (the night's switches: a held silent decision, the ready check, the last call)
-            msg[data.draw(st.sampled_from(["hold_silent", "ready_check"]))] = data.draw(st.booleans())
+        elif kind == "settings":  # (the night's switches: a held silent decision, the ready check; another game)
+            setting = data.draw(st.sampled_from(["hold_silent", "ready_check", "game"]))
+            if setting == "game":
+                msg["game"] = data.draw(st.sampled_from([*self.games, "", "chess", self.games[0].upper()]))
+            else:
+                msg[setting] = data.draw(st.booleans())
         return msg
 
     # frames --------------------------------------------------------------------------------------
@@ -516,9 +529,27 @@ class Strategies:
             return ("text", "[" * depth + "]" * depth)
         return ("text", '{"type":"join","code":"ABCD","name":' + '{"a":' * depth + "1" + "}" * depth + "}")
 
+    def story(self, data: Any) -> list[Frame]:
+        """A created table's night, as its host plays it (``default_game()``'s table): a bot seated, the game
+        started, a bot seated mid-game (in a game of rounds it walks in at the next), the game ended, the table
+        switched to the next game, two of its bots seated, a game of it started, the last bot taken out of its
+        chair and another seated there mid-game (where seats are chairs, it plays on with the seat at once); and
+        now and then that game ended too (its record checked), or it plays on under what the phone sends next."""
+        first = default_game() if default_game() in self.games else self.games[0]
+        other = self.games[(self.games.index(first) + 1) % len(self.games)]
+
+        def bot(game: str) -> Frame:
+            return ("text", json.dumps({"type": "add_bot", "bot": bot_names(game)[0]}))
+
+        start, end = ("text", '{"type":"start"}'), ("text", '{"type":"end"}')
+        frames = [bot(first), start, bot(first), end, ("text", json.dumps({"type": "settings", "game": other}))]
+        frames += [bot(other), bot(other), start, ("text", '{"type":"remove_bot","chair":2}'), bot(other)]
+        return [*frames, end] if data.draw(self.st.booleans()) else frames
+
     def plan(self, data: Any, address: str) -> Plan:
         st = self.st
         create = data.draw(st.integers(0, 9)) == 0
+        story = self.story(data) if create else []
         frames: list[Frame] = []
         setup = data.draw(st.integers(0, 4))
         if setup == 1:
@@ -532,7 +563,7 @@ class Strategies:
                 frames.append(("text", json.dumps({"type": "hello", "code": seat[0], "token": seat[1]})))
         count = data.draw(st.integers(1, 40))
         frames += [self.frame(data) for _ in range(count)]
-        return Plan(address, create, frames)
+        return Plan(address, create, frames, story)
 
 
 def _pick(items: Sequence[T], index: int, default: D) -> T | D:
@@ -550,6 +581,7 @@ class FuzzStats:
     closes: collections.Counter[int] = field(default_factory=collections.Counter)
     errors: collections.Counter[str] = field(default_factory=collections.Counter)
     tables_created: int = 0
+    switched: int = 0
     problems: list[str] = field(default_factory=list)
 
     def problem(self, text: str) -> None:
@@ -569,11 +601,8 @@ async def hostile_phone(target: Target, plan: Plan, pool: Pool, stats: FuzzStats
         else:
             stats.tables_created += 1
             pool.sandbox_codes.append(code)
-            frames[:0] = [
-                ("text", json.dumps({"type": "join", "code": code, "name": "Boss"})),
-                ("text", '{"type":"add_bot","bot":"odds"}'),
-                ("text", '{"type":"start"}'),
-            ]
+            pool.made_for[code] = default_game()
+            frames[:0] = [("text", json.dumps({"type": "join", "code": code, "name": "Boss"})), *plan.story]
     try:
         ws = await open_ws(target, plan.address, compression=None)
     except (OSError, websockets.InvalidStatus, TimeoutError) as exc:
@@ -988,6 +1017,8 @@ class FuzzReport:
     """The server's resident memory at the start and at the end (when its process id is known)."""
     by_game: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per game: the honest games played, the records checked, the gems (or tiles) lost."""
+    switched_tables: int = 0
+    """Tables that ended the run playing another game than the one they were made for."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -1035,7 +1066,9 @@ def run_fuzz(
     if not honest.ready.wait(120) or honest.failure is not None:
         raise RuntimeError(f"the honest players could not sit down: {honest.failure!r}")
     for i, game in enumerate(names * 2 if len(names) == 1 else names):
-        pool.sandbox_codes.append(target.create_table(loopback(78 + lane, i), game, seconds=2, pause=0.5))
+        code = target.create_table(loopback(78 + lane, i), game, seconds=2, pause=0.5)
+        pool.sandbox_codes.append(code)
+        pool.made_for[code] = game
     strategies = Strategies(pool, names)
     loop = asyncio.new_event_loop()
     addresses = _Addresses(random.Random(options.seed), 100 + 20 * options.lane)
@@ -1099,6 +1132,7 @@ def run_fuzz(
         broken,
         memory,
         by_game,
+        stats.switched,
     )
 
 
@@ -1165,6 +1199,7 @@ def _verify(
     codes = list(dict.fromkeys([*pool.honest_codes, *pool.sandbox_codes]))
     views = asyncio.run(spectate(target, codes, spectators))
     for code, view in views.items():
+        stats.switched += pool.made_for.get(code, view.get("game")) != view.get("game")
         for problem in view_problems(view):
             stats.problem(f"{code} at the end: {problem}")
             broken.add(code)
@@ -1325,7 +1360,8 @@ def main(args: argparse.Namespace) -> int:
             f"{report.messages} messages from {report.phones} hostile phones in {report.seconds} s; "
             f"{report.error_codes} distinct error codes; {report.crashes} crashes; "
             f"{report.honest_games} honest games and {report.games_checked} records checked; "
-            f"{report.lost_gems} gems lost; {len(report.broken_tables)} broken tables; "
+            f"{report.lost_gems} gems lost; {report.switched_tables} tables switched games; "
+            f"{len(report.broken_tables)} broken tables; "
             f"server memory {report.memory_kib}; {len(report.problems)} problems"
         )
         for game, figures in report.by_game.items():
@@ -1385,6 +1421,7 @@ def _merge(report: FuzzReport, lane: int, other: subprocess.Popen[bytes]) -> Non
         "games_checked",
         "lost_gems",
         "crashes",
+        "switched_tables",
     ):
         setattr(report, name, getattr(report, name) + int(theirs[name]))
     errors, closes = collections.Counter(report.errors), collections.Counter(report.closes)

@@ -2,7 +2,8 @@
 
 The engine is ``tools.fuzz`` (``python -m tools fuzz --messages N`` runs it at any size); here it
 runs at a size fit for CI: ``GEMTABLE_FUZZ_MESSAGES`` messages (3000 by default) from a few hundred
-hostile phones, while two tables of three honest players each finish their games.  See the module
+hostile phones, while two tables of three honest players each finish their games.  The hostile hosts seat bots
+in the middle of their games and switch their tables to the next game (issue 41).  See the module
 documentation of ``tools.fuzz`` for everything that is checked.
 """
 
@@ -37,7 +38,8 @@ def test_hostile_phones_break_nothing_and_honest_players_play_on(production: Ser
     print(
         f"\nfuzz: {report.messages} messages from {report.phones} phones in {report.seconds} s, "
         f"{report.frames_received} frames back; closes {report.closes}; {report.honest_games} honest games; "
-        f"{report.games_checked} records replayed; errors sent {report.errors}"
+        f"{report.games_checked} records replayed; {report.switched_tables} tables switched games; "
+        f"errors sent {report.errors}"
     )
     assert report.problems == []
     assert report.crashes == 0 and report.broken_tables == []
@@ -48,6 +50,7 @@ def test_hostile_phones_break_nothing_and_honest_players_play_on(production: Ser
     for game in ("expedition", "booty"):
         assert report.by_game[game]["honest_games"] >= 1 and report.by_game[game]["games_checked"] >= 1, game
     assert sum(report.errors.values()) > report.messages / 10  # it did reach the server's refusals
+    assert report.switched_tables > 0  # and tables that switched games, their records and logs checked
 
 
 def test_a_text_frame_that_is_not_utf8_closes_the_phone_with_one_quiet_line(tuned: Callable[..., TunedServer]) -> None:
