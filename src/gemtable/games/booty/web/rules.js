@@ -80,7 +80,7 @@ export async function render(preset, query = new URLSearchParams()) {
     section(r('readings_h'), p(r('readings')),
       reading('touching', ['scores', 'void']), reading('tie', ['share', 'none'])),
     section(r('example_h'), figure(draw, { tiles, cells: EXAMPLE }, r('example_fig'), EXAMPLE_FOCUS), p(r('example'))),
-    section(r('clock_h'), p(r('clock1')), p(r('clock2')), p(r('clock3')), p(r('clock4'))),
+    section(r('clock_h'), p(r('clock1')), p(r('clock2')), p(r('clock3')), p(r('clock4')), p(r('switch'))),
     section(r('tiles_h'), p(r('tiles')), p(r('tiles_own')),
       designs.map((d) => [h('h3', { text: d ? r('design', { n: d }) : r('all_gems') }),
         h('ul', { class: 'bh-grid' }, tiles.filter((tile) => tile.design === d).map((tile) => h('li', null,

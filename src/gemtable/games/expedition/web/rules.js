@@ -53,7 +53,7 @@ export async function render(presetName) {
       p(preset.split === 'per_card' ? r('rules.exp.split_card') : r('rules.exp.split_pooled'))),
     section(r('rules.exp.clock_h'), p(r('rules.exp.clock')), p(r('rules.exp.more_time')),
       h('p', { class: 'big silence-rule', text: t('exp.silence') }),
-      p(r('rules.exp.late')), p(r('rules.exp.absent'))),
+      p(r('rules.exp.late')), p(r('rules.exp.absent')), p(r('rules.exp.switch'))),
     section(r('rules.exp.end_h'), p(r('rules.exp.end', { caves: preset.caves })),
       p(r('rules.exp.deck', { treasures: TREASURES }))),
     h('p', null, h('a', { href: presetName === 'classic' ? '/rules/expedition' : '/rules/expedition?preset=classic',
