@@ -1,7 +1,8 @@
 """Issue 41 on the screens (Chromium; the same case in WebKit in test_webkit.py): the host adds a bot to an empty chair
 during a game, from the host's tools; it walks in at the next cave and plays there. At the results the host switches
 the table to Booty Hunter from the settings sheet: every phone and the TV follow without a reload (same code, the TV
-still paired), the person beyond its three chairs watches, and a game of it starts and a tile is placed."""
+still paired), the person beyond its three chairs watches, and a game of it starts and a tile is placed; then back
+to the expedition."""
 
 from __future__ import annotations
 
@@ -134,6 +135,26 @@ def test_a_bot_takes_an_empty_chair_mid_game_then_the_host_switches_to_booty_hun
             expect(page.locator(".bh-placed")).not_to_have_text("0 tiles placed")
         assert ann.evaluate(KEPT) and tv.evaluate(KEPT)
         shot(tv, "switch-tv-booty-game")
+        # The expedition's record is still the night's first game, its results page unchanged.
+        results = browser.phone("results")
+        results.goto(f"/t/{code}/results/1")
+        expect(results.locator("#results-body")).to_contain_text("Ada")
+
+        # And back: the host ends the game, switches to the expedition; Dee sits down again, a cave opens.
+        ann.locator("#host-strip").get_by_role("button", name="Host controls").tap()
+        sheet.get_by_role("button", name="End the game now").tap()
+        sheet.get_by_role("button", name="Yes, end it").tap()
+        ann.locator("#results-host").get_by_role("button", name="Change the settings").tap()
+        sheet.get_by_label("Game").select_option("expedition")
+        sheet.get_by_role("button", name="Switch to The expedition").tap()
+        for page in (ann, tv):
+            expect(page.locator("#lobby-count")).to_have_text("4 of 8 chairs taken")
+            assert page.evaluate(KEPT)
+        ann.locator("#start").tap()
+        expect(tv.locator("#game")).to_contain_text("Cave 1 of 5")
+        expect(tv.locator("#tv-hazards")).not_to_be_empty()
+        assert tv.evaluate(KEPT)
+        shot(tv, "switch-tv-back-to-the-expedition")
     finally:
         for player in players:
             player.cancel()
