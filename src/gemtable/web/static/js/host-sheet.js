@@ -2,8 +2,8 @@
 // or resume, end the game now, cancel a start's countdown, everyone with Manage and who has more time, in a game a
 // bot for an empty chair, the bans), one person's actions (more time, make host, remove, remove and ban), or the
 // settings form between games (its first field the game: switching it is host-game.js's, as the bot in a game is).
-// Every button is at least 48 px, every text in the three languages. The page leaves out only what it knows the server would refuse (a
-// stand-in host is not offered to remove the role's owner).
+// Every button is at least 48 px, every text in the three languages. The page leaves out only what it knows the
+// server would refuse (a stand-in host is not offered to remove the role's owner).
 
 import { h, $, put } from './dom.js';
 import { t, loadTexts, personName } from './i18n.js';
