@@ -4,8 +4,11 @@ by it (a reveal holds the choices as they stood)."""
 
 from __future__ import annotations
 
+import json
+
+from gemtable.games import GameRecord, replay
 from gemtable.games.expedition import CAMP, DEEPER
-from gemtable.table import PLAYING, table_view
+from gemtable.table import PLAYING, RESULTS, table_view
 
 from ._helpers import LONG_CAVE, choose, rebuilt, run_clock, started
 
@@ -42,3 +45,46 @@ def test_the_deadline_ends_a_last_call_and_none_without_people_or_setting() -> N
     choose(other, cy, DEEPER, 1.0)
     choose(other, dee, DEEPER, 2.0)
     assert other.decision != decision
+
+
+def test_a_game_with_last_calls_changed_minds_and_holds_replays_from_its_record() -> None:
+    """A whole game at a table with the last call and the silent hold: every third decision nobody answers (the
+    table holds it, a player lifts it), the others are answered with the last chooser's slip changed within the
+    call. The table rebuilt from its log has the same records, and the record replays to the same end."""
+    table, pids = started(3, seconds=10.0, script=[["2", "1", "fire", "fire"]] * 5, last_call=1.0, hold_silent=True)
+    now, holds, slips, silent = 0.0, 0, 0, set()
+    while table.phase != RESULTS:
+        game = table.game
+        assert game is not None
+        if table.paused is not None:  # held: somebody says "we're here" a little later
+            holds += 1
+            now += 3.0
+            table.resume(pids[1], now)
+            continue
+        seats = {table.people[p].seat: p for p in pids}
+        waiting = [seats[s] for s in sorted(game.to_act()) if s in seats and s not in table.play.pending]
+        if table.phase == PLAYING and waiting and table.decision % 3 == 0 and table.decision not in silent:
+            silent.add(table.decision)  # nobody answers this one: it holds (once), then silence is camp
+            decision = table.decision
+            now = run_clock(table, now, lambda t, d=decision: t.paused is not None or t.decision != d)
+            continue
+        if table.phase == PLAYING and waiting and table.decision not in silent:
+            for pid in waiting[:-1]:
+                now += 0.5
+                choose(table, pid, DEEPER, now)
+            now += 0.5
+            choose(table, waiting[-1], CAMP, now)  # the last choice, a slip...
+            if table.play.pending:  # (the call is on: the decision waits)
+                now += 0.5
+                choose(table, waiting[-1], DEEPER, now)  # ...changed within the call
+                slips += 1
+            continue
+        wake = table.next_wakeup()
+        assert wake is not None
+        now = max(now, wake)
+        table.tick(now)
+    assert holds >= 2 and slips >= 3, (holds, slips)
+    assert len(table.log.records) == 1 and rebuilt(table).log.records == table.log.records
+    for record in table.log.records.values():
+        game = replay(GameRecord.from_json(json.loads(json.dumps(record))))
+        assert game.scores() == record["scores"] and game.winners() == record["winners"]
