@@ -163,13 +163,13 @@ def test_the_installed_lab_plays_both_games_and_replays_a_record(installed: tupl
     bindir, server = installed
     folder = server.data.parent / "elsewhere"
     out = json.loads(
-        run(bindir / "gemtable", "simulate", "--games", "40", "--bots", "cautious,odds", "--json", cwd=folder)
+        run(bindir / "gemtable", "simulate", "--games", "12", "--bots", "cautious,odds", "--json", cwd=folder)
     )
-    assert out["game"] == "expedition" and out["games"] == 40
+    assert out["game"] == "expedition" and out["games"] == 12
     booty = json.loads(run(bindir / "gemtable", "simulate", "booty", "--games", "4", "--json", cwd=folder))
     assert booty["games"] == 4
     report = folder / "report.html"
-    run(bindir / "gemtable", "simulate", "--sweep", "threshold=4..6", "--games", "30", "--report", report, cwd=folder)
+    run(bindir / "gemtable", "simulate", "--sweep", "threshold=4..5", "--games", "10", "--report", report, cwd=folder)
     assert report.read_text("utf-8").lstrip().lower().startswith("<!doctype html")
     status, record = _record_of_a_bot_game(server)
     assert status == 200
