@@ -14,7 +14,9 @@ def test_the_static_gate_is_one_script_that_the_tests_and_pre_commit_run() -> No
     check = (ROOT / "scripts" / "check").read_text("utf-8")
     for command in ("ruff format --check src tests tools", "ruff check src tests tools", '"$venv"/bin/mypy'):
         assert command in check, command
-    assert "\nscripts/check\n" in (ROOT / "scripts" / "test").read_text("utf-8")
+    gate = (ROOT / "scripts" / "test").read_text("utf-8")
+    assert '\nscripts/check >"$static" 2>&1 &\n' in gate and 'wait "$checking"' in gate  # beside the tests
+    assert '[ "$checked" -ne 0 ]' in gate  # and its failure fails the gate
     config = (ROOT / ".pre-commit-config.yaml").read_text("utf-8")
     assert "repo: local" in config and "entry: scripts/check" in config and "language: system" in config
     assert "rev:" not in config, "no hook repository to fetch"
