@@ -31,6 +31,9 @@ def test_a_cave_nobody_answers_asks_whether_everyone_is_here(server: ServerProce
     for page in (ann, bob, tv):
         expect(page.locator("#banner")).to_contain_text("Is everyone here?", timeout=15_000)
     expect(bob.locator(".reveal")).to_have_count(0)
+    # The TV has no button to tap: it says who can carry on.
+    expect(tv.locator("#banner")).to_contain_text("Any player can carry on from their phone: the clock starts again.")
+    expect(tv.locator("#banner")).not_to_contain_text("tap below")
     assert_accessible(bob, "a held cave (a player's phone)")
     # Bob is not the host, and he may say the table is here.
     resume = bob.get_by_role("button", name="We're here: go on")
@@ -104,6 +107,8 @@ def test_a_ready_check_before_the_game_and_the_host_may_start_anyway(server: Ser
         expect(page.locator("#banner")).to_contain_text("Ready?")
     expect(tv.locator("#banner")).to_contain_text("Waiting for: Bob")
     expect(ann.locator("#start")).to_have_text("Start anyway")
+    for page in (bob, tv):  # the host has started: no "Waiting for Ann to start the game."
+        expect(page.locator("#lobby-wait")).to_be_hidden()
     assert_accessible(bob, "the ready check (a player's phone)")
     bob.get_by_role("button", name="I'm ready").tap()
     expect(bob.locator("#move-deeper")).to_be_visible()  # everyone ready: the game began
@@ -114,6 +119,7 @@ def test_a_ready_check_before_the_game_and_the_host_may_start_anyway(server: Ser
     ann.locator("#again").tap()
     expect(bob.locator("#banner")).to_contain_text("Ready?")
     expect(ann.locator("#again")).to_have_text("Start anyway")
+    expect(bob.locator("#again-wait")).to_be_hidden()  # (nor "Waiting for Ann to start a new game.")
     ann.locator("#again").tap()
     expect(bob.locator("#move-deeper")).to_be_visible()
 

@@ -35,7 +35,7 @@ export function renderResults(app, v, { story, needStory, needed, render }) {
   const host = table.people.find((p) => p.id === table.host);
   const wait = $('#again-wait');
   if (wait) {
-    show(wait, !isHost && Boolean(host) && !table.countdown);
+    show(wait, !isHost && Boolean(host) && !table.countdown && !table.readying);  // (the host asked: not waiting)
     put(wait, host ? t('results.wait_host', { name: personName(host) }) : '');
   }
   const link = $('#results-link');

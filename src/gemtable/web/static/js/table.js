@@ -509,9 +509,11 @@ function renderBanner(app) {
 
 function pausedBlock(app) {
   const { me, paused } = app.table, host = me?.host, silent = paused.silent && has('pause.silent');
+  const lifts = host || (silent && me?.chair != null);
   return [h('p', { class: 'huge', text: pauseWord(paused) }),
-    h('p', { text: t(silent ? 'pause.silent_hint' : host ? 'pause.hint_host' : me ? 'pause.hint' : 'pause.hint_watch') }),
-    host || (silent && me?.chair != null) ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume',
+    h('p', { text: t(silent ? (lifts ? 'pause.silent_hint' : 'pause.silent_watch') : host ? 'pause.hint_host'
+      : me ? 'pause.hint' : 'pause.hint_watch') }),
+    lifts ? h('button', { class: 'btn primary wide', type: 'button', id: 'resume',
       text: t(silent ? 'pause.here' : 'host.resume'), on: { click: () => app.ui.send({ type: 'resume' }) } }) : null];
 }
 
@@ -635,7 +637,7 @@ function renderLobby(app) {
   }
   const wait = $('#lobby-wait');
   if (wait) {
-    const text = table.phase === 'lobby' && !isHost && host && !table.countdown
+    const text = table.phase === 'lobby' && !isHost && host && !table.countdown && !table.readying
       ? t('lobby.wait_host', { name: personName(host) }) : '';
     put(wait, text);
     show(wait, Boolean(text));
