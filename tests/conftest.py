@@ -16,7 +16,7 @@ import pytest
 COST = {
     "tests/web/test_stage_matrix.py": 160,
     "tests/web/test_a11y.py": 120,
-    "tests/web/test_webkit.py": 205,
+    "tests/web/test_webkit.py": 228,
     "tests/web/test_stage.py": 100,
     "tests/web/test_hold.py": 80,
     "tests/web/test_night.py": 65,

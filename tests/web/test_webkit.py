@@ -5,9 +5,11 @@ each person a browser of their own (see tests/web/webkit.py).  Joining by link w
 a whole expedition cave by tapping with a reload in the middle and the TV watching (opened through /tv with the
 keyboard only; at a reveal's beat and at the recap, what it says and its text sizes), a Booty Hunter
 turn (rotate, pick a spot, place), the host's Pause reached and kept with the keyboard alone, and the TV at
-1280×720 with eight long names in a paused decision; axe-core and the hand checks at their moments, in English,
-Hungarian and Japanese in turn (``accessible``).  Screenshots go beside Chromium's as
-artifacts/screenshots/webkit-*.png.
+1280×720 with eight long names in a paused decision; and issue 41's screens: a tap while reconnecting, a phone
+cut off and back ("While you were away"), extra time, a bot mid-game and a switch of game, the start's countdown,
+a pause, a ban and a removal, the ready check, the last call, looks kept across games and the silent hold.
+axe-core and the hand checks at their moments, in English, Hungarian and Japanese in turn (``accessible``).
+Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
 """
 
 from __future__ import annotations
@@ -517,6 +519,7 @@ def test_a_bot_mid_game_and_a_switch_to_booty_hunter_in_webkit(server: ServerPro
         for page in (ann, tv):
             page.js("window.__sameDocument = true")
         tap_text(ann, "#results-host button", "Change the settings")
+        ann.wait_visible("#set-seconds")
         ann.js("const s = document.querySelector('#set-game'); s.value = 'booty'; s.dispatchEvent(new Event('change'))")
         ann.wait_text("#set-game-hint", "Booty Hunter has 3 chairs: Dee will watch.")
         shot(ann, "switch-phone-settings")
@@ -547,16 +550,19 @@ def test_a_bot_mid_game_and_a_switch_to_booty_hunter_in_webkit(server: ServerPro
 
 
 def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
-    """The host's night in WebKit: the start's countdown on the other phone, a pause on every screen and its
-    resume, and a connected player removed (told, and looking on) — with the TV watching."""
+    """The host's night in WebKit: the start's countdown on the other phones, a pause on every screen and its
+    resume, a player removed and banned (told, and shown nothing of the table) and another removed (told, and
+    looking on), neither keeping a move or a clock while the game goes on — with the TV watching."""
     code = server.create_table(script=[["5", "7", "9", "11", "13", "snakes", "snakes"]], seconds=60, countdown=4)
     ann = webkit.phone("ann")
     join(ann, code, "Ann")
     bob = webkit.phone("bob")
     join(bob, code, "Bob")
+    cy = webkit.phone("cy")
+    join(cy, code, "Cy")
     tv = webkit.tv()
     tv.goto(f"/t/{code}/tv")
-    tv.wait_text("#people", "Bob")
+    tv.wait_text("#people", "Cy")
     ann.tap("#start")
     bob.wait_text("#clock-label", "The game starts in")
     bob.wait_text("#banner", "Ann is starting the game.")
@@ -571,6 +577,18 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     shot(tv, "host-tv-paused")
     ann.tap("#resume")
     bob.wait_hidden("#banner")
+    # Cy is removed and banned while Ann and Bob play on: Cy's phone says so and shows nothing of the table.
+    tap_text(ann, "#host-strip button", "Host controls")
+    ann.tap('#host-sheet button[aria-label="Manage Cy"]')
+    tap_text(ann, "#host-sheet button", "Remove and ban Cy")
+    tap_text(ann, "#sure button", "Yes, remove and ban")  # (asked once)
+    cy.wait_text("#banner", "Ann (the host) removed you from this table and will not let you back in.")
+    tv.wait_text("#tv-news", "Ann removed Cy and banned them from this table.")
+    for css in ("#game", "#move-deeper", "#move-camp", "#clock"):
+        assert not cy.visible(css), css
+    assert bob.visible("#move-deeper") and bob.visible("#clock")  # the game goes on
+    shot(cy, "host-banned-in-game")
+    # Bob, connected, is removed: told, and looking on, with no move and no clock.
     tap_text(ann, "#host-strip button", "Host controls")
     ann.tap('#host-sheet button[aria-label="Manage Bob"]')
     tap_text(ann, "#host-sheet button", "Remove Bob")
@@ -578,6 +596,8 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     bob.wait_text("#banner", "Ann (the host) removed you from the table.")
     bob.wait_visible("#join-name")
     tv.wait_text("#tv-news", "Ann removed Bob from the table.")
+    for css in ("#move-deeper", "#move-camp", "#clock"):
+        assert not bob.visible(css), css
     shot(bob, "host-removed")
     shot(tv, "host-tv-removed")
 
@@ -681,5 +701,120 @@ def test_the_tv_at_720p_with_eight_long_names_paused_in_webkit(server: ServerPro
             shot(tv, f"tv-720-paused-{lang}")
         set_lang(tv, "en")
         assert not problems, "\n".join(problems)
+    finally:
+        crowd.close()
+
+
+# Bob's phone at a last call: the moment its clock first says so, what the page shows is noted and the choice
+# changed there and then, by the page's own Camp button (a tap sent from here over WebDriver would race the call's
+# clock; the page reacts at once, whatever the machine's load).
+LAST_CALL = """window.__gtLastCall = [];
+const label = document.querySelector('#clock-label');
+const seen = () => {
+  if (__gtLastCall.length || !label.textContent.startsWith('Last call')) return;
+  const shown = (e) => Boolean(e) && !e.closest('[hidden]') && e.getClientRects().length > 0;
+  const deeper = document.querySelector('#move-deeper'), camp = document.querySelector('#move-camp');
+  __gtLastCall.push({ label: label.textContent, num: document.querySelector('#clock-num').textContent,
+    deeper: deeper.getAttribute('aria-pressed'), camp: shown(camp) });
+  camp.click();
+};
+new MutationObserver(seen).observe(label, { childList: true, characterData: true, subtree: true });"""
+
+SEAT_MARK = """const row = [...document.querySelectorAll('#game .players .player')]
+  .findIndex((e) => e.querySelector('.name').textContent.includes(arguments[0]));
+const mark = row < 0 ? null : document.querySelectorAll('#game .players .player')[row].querySelector('.seat-mark');
+return mark ? [row, mark.dataset.seatStyle] : null;"""
+"""The row of ``arguments[0]`` in the phone's list of players (ordered by seat) and their mark's look."""
+
+
+def test_the_ready_check_last_call_looks_and_silent_hold_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """Issue 41's night in WebKit (test_night.py in Chromium): the host's start asks "Ready?" on every screen, the TV
+    says whom it waits for and the host's Start reads "Start anyway"; Bob's "I'm ready" starts the game.  Bob's
+    last choice is a slip: the clock says "Last call: the reveal is coming" and his change counts (everyone walks
+    out: the game is over).  Cy leaves; the host makes the clock 5 s, plays again and starts anyway; Bob sits a
+    seat earlier in the same look.  Nobody answers: every screen asks "Is everyone here?", and Bob lifts it."""
+    code = server.create_table(
+        script=[["1"] * 30] * 2,
+        options={"caves": 1},
+        seconds=60,
+        pause=1,
+        ready_check=True,
+        last_call=2,
+        hold_silent=True,
+    )
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    crowd = Crowd(server.ws)
+    try:
+        crowd.join(code, "Cy")  # between Ann and Bob: Bob's seat is 2 in the first game
+        cy = crowd.clients["Cy"]
+        bob = webkit.phone("bob")
+        join(bob, code, "Bob")
+        tv = webkit.tv()
+        tv.goto(f"/t/{code}/tv")
+        tv.wait_text("#people", "Bob")
+
+        ann.tap("#start")
+        for page in (ann, bob, tv):
+            page.wait_text("#banner", "Ready?")
+        crowd.run(cy.send({"type": "ready", "ready": True}))
+        tv.wait_text("#banner", "Waiting for: Bob")
+        assert "Cy" not in tv.text("#banner"), tv.text("#banner")
+        ann.wait_text("#start", "Start anyway")
+        for page in (bob, tv):  # (the host has started: nobody waits for her)
+            page.wait_hidden("#lobby-wait")
+        shot(tv, "night-tv-ready")
+        shot(bob, "night-phone-ready")
+        accessible(bob, "the ready check (a player's phone)", langs=("hu",))
+        bob.tap("#ready")
+        bob.wait_visible("#move-deeper")  # everyone ready: the game began
+        first = bob.until(lambda: bob.js(SEAT_MARK, "Bob"), "Bob's mark")
+        assert first == [2, "2"], first
+
+        bob.js(LAST_CALL)
+        ann.tap("#move-camp")
+        crowd.run(cy.until(lambda s: bool((s.get("me") or {}).get("moves"))))
+        crowd.run(cy.choose("camp"))
+        bob.until(lambda: bob.count("#game .players .player.s-chosen") == 2, "Ann's and Cy's choices")
+        bob.tap("#move-deeper")  # the last choice, a slip of the thumb: the call, and the page changes it
+        call = bob.until(lambda: bob.js("return window.__gtLastCall"), "the last call on Bob's clock")
+        assert call == [{"label": "Last call: the reveal is coming", "num": "", "deeper": "true", "camp": True}], call
+        # Everyone walked out (had the change not counted, Bob would be in the cave on his own): the game is over.
+        crowd.run(cy.until(lambda s: s["phase"] == "results"))
+        ann.wait_visible("#again", timeout=15)
+        bob.wait_visible("#results")
+
+        crowd.run(cy.leave())
+        tap_text(ann, "#results-host button", "Change the settings")
+        ann.wait_visible("#set-seconds")
+        ann.js("const s = document.querySelector('#set-seconds'); s.value = '5'; s.dispatchEvent(new Event('change'))")
+        tap_text(ann, "#host-sheet button", "Save")
+        ann.wait_hidden("#host-sheet")
+        ann.wait_text("#again", "Play again")
+        ann.tap("#again")
+        for page in (ann, bob, tv):
+            page.wait_text("#banner", "Ready?")
+        tv.wait_text("#banner", "Waiting for: Bob")
+        ann.wait_text("#again", "Start anyway")
+        bob.wait_hidden("#again-wait")
+        ann.tap("#again")
+        bob.wait_visible("#move-deeper")
+        # Seats are dealt again (Cy's is free: Bob's is 1); Bob keeps his colour and mark.
+        again = bob.until(lambda: bob.js(SEAT_MARK, "Bob"), "Bob's mark in the second game")
+        assert again == [1, "2"], again
+        assert bob.js(SEAT_MARK, "Ann") == [0, "0"]
+
+        # Nobody answers: at the 5 s clock nothing is revealed; every screen asks.
+        for page in (ann, bob, tv):
+            page.wait_text("#banner", "Is everyone here?", timeout=15)
+        assert bob.count("#game .reveal") == 0
+        tv.wait_text("#banner", "Any player can carry on from their phone: the clock starts again.")  # (no button)
+        bob.wait_text("#resume", "We're here: go on")  # Bob, not the host, may say the table is here
+        shot(bob, "night-phone-hold")
+        shot(tv, "night-tv-hold")
+        accessible(bob, "a held decision (a player's phone)", langs=("ja",))
+        bob.tap("#resume")
+        for page in (ann, bob, tv):
+            page.wait_hidden("#banner")
     finally:
         crowd.close()
