@@ -1,21 +1,23 @@
-"""The TV from the sofa, every state, every size of table: issue 22's "Done when".
+"""The TV from the sofa, every state, every size of table (issues 22 and 40).
 
-For 2, 6 and 8 players (two people with long names — one English, one Hungarian — and bots; at 8 a ninth
-person arrives during the game and watches from the queue), two TVs, 1920×1080 and 1280×720, in English,
-Hungarian and Japanese, at each state of a night: the lobby, a decision open, the reveal's beat, the recap of
-the cave that ended (shown for the pause before the results) and the final standings. At each, on both TVs and
-in each language: no visible text is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and
-the clock at 1080p; two thirds at 720p — measured from the computed styles of every visible text node), nothing
-scrolls, no piece of the stage is outside the screen, no text is drawn over another; and "Waiting for" names the
-people who have not chosen. With 8 players axe-core and the hand checks of a11y.py run on the 1080p TV in the
-three languages at every state (and on a Hungarian phone at the beat and the recap). The beat is held by the
-host's Pause while it is measured, so that nothing races its 8 s on a loaded machine. The 720p TV and that phone
-ask for reduced motion (``prefers-reduced-motion: reduce``): at the beat and the recap nothing on them moves, no
-running animation or transition and none in any element's computed style. Booty Hunter's TV is measured the same
-way in ``test_booty_tv.py``. One browser, one server, the TV pages reused through the states; a screenshot of
-each state at both sizes in artifacts/screenshots/ (``matrix-*``); the smallest text size found at each state,
-screen, player count and language (and the smallest name, status, "Waiting for" or clock) in
-artifacts/tv-text-sizes.json.
+For 2, 6 and 8 players (two people with long names — one English, one Hungarian — and bots; at 8 a ninth person
+arrives during the game and watches from the queue), two TVs, 1920×1080 and 1280×720, in English, Hungarian and
+Japanese, at each state of a night: the lobby, a decision open, the reveal's beat, the recap of the cave that ended
+(shown for the pause before the results) and the final standings. At each, on both TVs and in each language: no
+visible text is smaller than §1 allows (24 px, 36 px for names, statuses, "Waiting for" and the clock at 1080p; two
+thirds at 720p — measured from the computed styles of every visible text node), and nothing under the sofa's floor
+(issue 40: 28 px at 1080p, 20 px at 720p; ``test_hold.floor_text``), nothing scrolls, no piece of the stage is
+outside the screen, no text is drawn over another; and "Waiting for" names the people who have not chosen. The 1080p
+TV is also set to 3840×2160 at each state and held to ``test_hold``'s measure in Hungarian (no scrolling, the join
+QR code whole, nothing off the stage, no text over text). With 8 players axe-core and the hand checks of a11y.py run
+on the 1080p TV in the three languages at every state (and on a Hungarian phone at the beat and the recap). The beat
+is held by the host's Pause while it is measured, so that nothing races its 8 s on a loaded machine. The 720p TV and
+that phone ask for reduced motion (``prefers-reduced-motion: reduce``): at the beat and the recap nothing on them
+moves, no running animation or transition and none in any element's computed style. Booty Hunter's TV is measured
+the same way in ``test_booty_tv.py``. One browser, one server, the TV pages reused through the states; a screenshot
+of each state at both sizes in artifacts/screenshots/ (``matrix-*``); the smallest text size found at each state,
+screen, player count and language (and the smallest name, status, "Waiting for" or clock) in artifacts/tv-text-
+sizes.json.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from playwright.sync_api import expect
 from tests.server.harness import ServerProcess
 from tests.web.a11y import check_page, motion, playwright_run
 from tests.web.conftest import Browser
+from tests.web.test_hold import HOLDS, floor_text
 from tests.web.test_play import join, tap
 from tests.web.test_stage import PREFIX, off_stage, overlaps, set_lang, small_text
 
@@ -50,7 +53,7 @@ def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], 
         for lang in LANGS:
             set_lang(tv, lang)
             found = small_text(tv, {"test": "matrix", "state": state, "players": players})
-            found += off_stage(tv) + overlaps(tv)
+            found += off_stage(tv) + overlaps(tv) + floor_text(tv)
             if players == 8 and height == 1080 and state != "3-beat":  # (the beat's: in the test, with the phone's)
                 found += check_page(playwright_run(tv), "axe", phone=False)
             if players == 8 and state == "5-standings" and lang != SHOT_LANG[players]:  # the full table's names
@@ -58,6 +61,13 @@ def measure(tvs: dict[int, Any], state: str, players: int, problems: list[str], 
             problems += [f"{players} players, {state}, {height}p [{lang}]: {p}" for p in found]
         set_lang(tv, SHOT_LANG[players])
         shot(tv, f"{PREFIX}matrix-{players}p-{height}p-{state}")
+    tv = tvs[1080]  # and a 4K TV (the 1080p page at 3840×2160), in the longest language
+    tv.set_viewport_size({"width": 3840, "height": 2160})
+    set_lang(tv, "hu")
+    problems += [
+        f"{players} players, {state}, 2160p [hu]: {p}" for p in tv.evaluate(HOLDS) + off_stage(tv) + overlaps(tv)
+    ]
+    tv.set_viewport_size({"width": 1920, "height": 1080})
 
 
 def still(pages: list[Any], state: str, problems: list[str]) -> None:
