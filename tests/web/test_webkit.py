@@ -7,7 +7,8 @@ keyboard only; at a reveal's beat and at the recap, what it says and its text si
 turn (rotate, pick a spot, place), the host's Pause reached and kept with the keyboard alone, and the TV at
 1280×720 with eight long names in a paused decision; and issue 41's screens: a tap while reconnecting, a phone
 cut off and back ("While you were away"), extra time, a bot mid-game and a switch of game, the start's countdown,
-a pause, a ban and a removal, the ready check, the last call, looks kept across games and the silent hold.
+a pause, a ban and a removal, the ready check, the last call, looks kept across games, the silent hold, and the
+night kept (the result card and the record on the results page, the night's games).
 axe-core and the hand checks at their moments, in English, Hungarian and Japanese in turn (``accessible``).
 Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
 """
@@ -26,6 +27,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from tests.server.harness import ServerProcess
+from tests.server.test_night_kept import HOSTILE, play_short_game
 from tests.web.a11y import check_page, webdriver_run
 from tests.web.conftest import ROOM_HOST, SHOTS, room_base
 from tests.web.crowd import Crowd
@@ -818,3 +820,36 @@ def test_the_ready_check_last_call_looks_and_silent_hold_in_webkit(server: Serve
             page.wait_hidden("#banner")
     finally:
         crowd.close()
+
+
+def test_the_results_keep_the_game_and_the_night_lists_it_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """Issue 41's night kept, in WebKit (test_night_kept.py in Chromium): the results page shows the result card
+    (an SVG image, loaded, with its alt text) and offers it and the record as files; the night's page lists the
+    game with its winner; nothing scrolls sideways."""
+    code = play_short_game(server, HOSTILE)  # (Python clients: no event loop of Playwright's in this module)
+    page = webkit.phone("keeper")
+    page.goto(f"/t/{code}/results/1")
+    page.wait_text(".winner-line", f"{HOSTILE[0]} wins!")
+    page.wait_visible("#keep")
+    card = f"/api/tables/{code}/games/1/card.svg?lang=en"
+    assert page.js("return document.querySelector('#card-link').getAttribute('href')") == card
+    assert page.find("#card-link").get_attribute("download") == f"gemtable-{code}-game-1.svg"
+    assert page.find("#record-link").get_attribute("download") == f"gemtable-{code}-game-1.json"
+    assert page.find("#card-img").get_attribute("alt") == f"Result card of game 1. {HOSTILE[0]} wins!"
+    page.until(
+        lambda: page.js("const i = document.querySelector('#card-img'); return i.complete && i.naturalWidth"),
+        "the card to load",
+    )
+    # (WebKit gives an SVG image's naturalWidth as drawn, not the 800 of its width attribute: the card is checked
+    # loaded and fitting the phone's width)
+    assert page.js("return document.querySelector('#card-img').getBoundingClientRect().width <= innerWidth - 16")
+    assert page.js("return document.documentElement.scrollWidth <= innerWidth"), "the results scroll sideways"
+    accessible(page, "the results kept", langs=("hu",))
+    shot(page, "results-keep")
+    page.navigates(lambda: page.tap("#night-link"), f"/t/{code}/night")
+    page.wait_text("h1", f"Tonight at table {code}")
+    assert page.count(".night-game") == 1
+    page.wait_text(".night-game .winner-line", "wins!")
+    assert page.js("return document.documentElement.scrollWidth <= innerWidth"), "the night scrolls sideways"
+    accessible(page, "the night's games", langs=("ja",))
+    shot(page, "night-games")
