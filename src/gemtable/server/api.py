@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 from gemtable.bots import bot_names
 from gemtable.games import manifests
 from gemtable.server import protocol as p
-from gemtable.server.card import card_svg
+from gemtable.server.card import card_svg, night_svg
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import AddressLimiter, address_key
 from gemtable.server.origin import from_another_site
@@ -23,6 +23,7 @@ from gemtable.server.pairing import PAIR_SECONDS, PairingError, Pairings, board_
 from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
+from gemtable.table.night import standings
 
 PAIRINGS_PER_MINUTE = 6.0
 PAIRING_BURST = 10
@@ -51,6 +52,7 @@ class Api:
             Route("/api/tables/{code}", self.table_summary),
             Route("/api/tables/{code}/qr.svg", self.table_qr),
             Route("/api/tables/{code}/games", self.night),
+            Route("/api/tables/{code}/night.svg", self.night_card),
             Route("/api/tables/{code}/games/{number}", self.game_record),
             Route("/api/tables/{code}/games/{number}/record.json", self.game_record_file),
             Route("/api/tables/{code}/games/{number}/card.svg", self.game_card),
@@ -140,7 +142,29 @@ class Api:
 
     async def night(self, request: Request) -> Response:
         """The table's finished games, in order: for each its number, game, when it finished, names, scores,
-        winners and whether the host ended it early (the night's list, ``/t/CODE/night``)."""
+        winners and whether the host ended it early; and the night's standings (``table/night.py``) — the
+        night's list, ``/t/CODE/night``, and the TV's standings."""
+        found = await self._night(request)
+        if isinstance(found, Response):
+            return found
+        code, records = found
+        through = request.query_params.get("through", "")  # the standings as they stood after game N
+        counted = [r for r in records if r.get("number", 0) <= int(through)] if through.isdigit() else records
+        board = [entry.to_json() for entry in standings(counted)]
+        return JSONResponse({"code": code, "games": [_summary(record) for record in records], "standings": board})
+
+    async def night_card(self, request: Request) -> Response:
+        """The night's card: its standings as an SVG picture to keep (``?lang=hu``)."""
+        found = await self._night(request)
+        if isinstance(found, Response):
+            return found
+        code, records = found
+        svg = night_svg(code, records, standings(records), request.query_params.get("lang", "en"))
+        headers = {"Content-Disposition": f'inline; filename="gemtable-{code}-night.svg"', "Cache-Control": "no-cache"}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def _night(self, request: Request) -> tuple[str, list[Any]] | Response:
+        """The code and the finished games' records of the table the request names, or the error answer."""
         if refused := self._cross_site(request):
             return refused
         code = normal_code(request.path_params["code"])
@@ -158,7 +182,7 @@ class Api:
         if not known:
             return _error("no-table", "there is no table with that code", 404)
         await self.hub.refund_try(address)
-        return JSONResponse({"code": code, "games": [_summary(record) for record in records]})
+        return code, list(records)
 
     async def _record(self, request: Request) -> Any:
         """The record of the finished game the request names, or the error answer: 400 for a number that is
