@@ -13,13 +13,14 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gemtable.bots import bot_names
-from gemtable.games import manifests
+from gemtable.games import GameError, manifests
 from gemtable.server import protocol as p
 from gemtable.server.card import card_svg
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import AddressLimiter, address_key
 from gemtable.server.origin import from_another_site
 from gemtable.server.pairing import PAIR_SECONDS, PairingError, Pairings, board_for
+from gemtable.server.replay import replay_json
 from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
@@ -54,6 +55,7 @@ class Api:
             Route("/api/tables/{code}/games/{number}", self.game_record),
             Route("/api/tables/{code}/games/{number}/record.json", self.game_record_file),
             Route("/api/tables/{code}/games/{number}/card.svg", self.game_card),
+            Route("/api/tables/{code}/games/{number}/replay.json", self.game_replay),
             Route("/api/pairings", self.open_pairing, methods=["POST"]),
             Route("/api/pairings/{pairing}", self.poll_pairing),
             Route("/api/pairings/{pairing}", self.send_to_tv, methods=["POST"]),
@@ -137,6 +139,19 @@ class Api:
             "Cache-Control": "no-cache",
         }  # (no style sheet, no script in it: the server's Content-Security-Policy holds for it too)
         return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def game_replay(self, request: Request) -> Response:
+        """The finished game's replay (``server/replay.py``): its steps, each with a spectator's view after it,
+        made from its record by the game's rules, and the replay page's words in ``?lang=``.  A game still being
+        played has no record: a 404, as for a number never played."""
+        record = await self._record(request)
+        if isinstance(record, Response):
+            return record
+        try:
+            doc = replay_json(record, request.query_params.get("lang", "en"))
+        except GameError as exc:  # (a table's record replays: this is a record the rules no longer take)
+            return _error("bad-record", f"this game's record does not replay: {exc}", 422)
+        return JSONResponse(doc, headers={"Cache-Control": "no-cache"})
 
     async def night(self, request: Request) -> Response:
         """The table's finished games, in order: for each its number, game, when it finished, names, scores,
