@@ -94,12 +94,13 @@ def test_an_expedition_replays_card_by_card_with_every_choice(server: ServerProc
     assert status == 200 and b"/static/js/replay.js" in page
 
 
-def test_a_booty_game_replays_tile_by_tile(server: ServerProcess) -> None:
+def play_booty(server: ServerProcess) -> str:
+    """A Booty Hunter table where three phones place the scripted bag's nine tiles: its code, game 1 finished."""
     status, body = server.post(
         "/api/tables", {"game": "booty", "script": BAG, "seconds": 30, "countdown": 0, "ready_check": False}
     )
     assert status == 201, body
-    code = body["code"]
+    code: str = body["code"]
 
     async def scenario() -> None:
         clients = [await Client.open(server.ws) for _ in range(3)]
@@ -121,6 +122,11 @@ def test_a_booty_game_replays_tile_by_tile(server: ServerProcess) -> None:
         await asyncio.gather(*(play(c) for c in clients))
 
     run(scenario())
+    return code
+
+
+def test_a_booty_game_replays_tile_by_tile(server: ServerProcess) -> None:
+    code = play_booty(server)
     record = server.get(f"/api/tables/{code}/games/1")[1]
     status, replay = server.get(f"/api/tables/{code}/games/1/replay.json?lang=ja")
     assert status == 200 and replay["lang"] == "ja" and replay["drawing"] == "/games/booty/replay.js"

@@ -11,10 +11,9 @@ const COLOURS = [
 const TRI = ['M0 0H100L50 50Z', 'M100 0V100L50 50Z', 'M100 100H0L50 50Z', 'M0 100V0L50 50Z'];
 const NUM = [[50, 24], [76, 52], [50, 80], [24, 52]];
 
-/** "tile 5 of 36": where in the game a step is. */
+/** "tile 5 of 36": where in the game a step is (of the tiles this finished game placed). */
 export function where(steps, i, { t }) {
-  const v = steps[i].view;
-  return t('rpb.where', { n: v.placements, of: v.max_placements });
+  return t('rpb.where', { n: steps[i].view.placements, of: steps[steps.length - 1].view.placements });
 }
 
 const who = (seat, { t, name }) => t('rpb.who', { name: name(seat), colour: t(`bh.colour${seat}`) });

@@ -27,11 +27,12 @@ function revealWords(step, prev, ctx) {
   const said = [];
   if (!r) return said;
   if (r.deeper.length) said.push(t('rpx.deeper_said', { names: names(r.deeper) }));
-  r.leavers.forEach((seat, k) => {
+  r.leavers.forEach((seat, k) => {  // what each carried, and their share of the gems left on the path
+    const took = (r.banked[k] ?? 0) + (r.path_share || 0);
     const relics = r.leavers.length === 1 ? r.relics : [];
     said.push(relics.length
-      ? t('rpx.took_relic', { name: name(seat), gems: t('n.gems', { n: r.banked[k] ?? 0 }), relics: relics.join(' + ') })
-      : t('rpx.took', { name: name(seat), gems: t('n.gems', { n: r.banked[k] ?? 0 }) }));
+      ? t('rpx.took_relic', { name: name(seat), gems: t('n.gems', { n: took }), relics: relics.join(' + ') })
+      : t('rpx.took', { name: name(seat), gems: t('n.gems', { n: took }) }));
   });
   const grew = prev && prev.view.cave === v.cave && v.path.length > prev.view.path.length;
   const card = v.path[v.path.length - 1]?.card;
