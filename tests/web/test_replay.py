@@ -75,6 +75,13 @@ def test_the_replay_steps_a_whole_game_by_keyboard(server: ServerProcess, browse
     assert final_scores(page) == want
     page.locator("#rp-back").tap()  # the buttons too
     expect(counter).to_contain_text("Step 2 of 3")
+    # The results page and the night's list lead to it.
+    page.goto(f"/t/{code}/results/1")
+    expect(page.locator("#replay-link")).to_have_attribute("href", f"/t/{code}/games/1/replay")
+    page.goto(f"/t/{code}/night")
+    page.get_by_role("link", name="Watch the replay, step by step").tap()
+    expect(page).to_have_url(re.compile(f"/t/{code}/games/1/replay$"))
+    expect(counter).to_contain_text("Step 1 of 3")
 
     # The same replay as one file, opened from the disk: no server, no network.
     path, out = tmp_path / "record.json", tmp_path / "replay.html"
