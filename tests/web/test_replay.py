@@ -68,9 +68,9 @@ def test_the_replay_steps_a_whole_game_by_keyboard(server: ServerProcess, browse
     page.keyboard.press("Home")
     expect(counter).to_contain_text("Step 1 of 3")
     page.keyboard.press("Space")  # plays; Space again pauses (the button says which)
-    expect(page.locator("#rp-play")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#rp-play")).to_have_text("❚❚ Pause")
     page.keyboard.press("Space")
-    expect(page.locator("#rp-play")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#rp-play")).to_have_text("▶ Play")
     page.keyboard.press("End")
     assert final_scores(page) == want
     page.locator("#rp-back").tap()  # the buttons too

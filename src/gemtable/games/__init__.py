@@ -116,7 +116,7 @@ def replay(record: GameRecord) -> GameState:
     return state
 
 
-def replay_steps(record: GameRecord, simultaneous: bool) -> list[JSON]:
+def replay_steps(record: GameRecord, simultaneous: bool, finished: bool = False) -> list[JSON]:
     """The game of ``record`` step by step, as a replay shows it: one step for every round's start
     (``{"round": [seats]}``), every decision (``{"moves": {seat: move}}``: a simultaneous game's whole reveal, or
     one move of a game of turns) and the host's early end (``{"end": true}``), each with ``input`` (the index of its
@@ -124,7 +124,8 @@ def replay_steps(record: GameRecord, simultaneous: bool) -> list[JSON]:
     simultaneous decision closes when a seat that has moved is asked again, or nobody is: its reveal is done.
 
     Spectators' views only, but from start to end: it is for finished games, whose decks are no secret any more.
-    Whatever in the record does not replay is a :class:`BadRecord`, as in :func:`replay`."""
+    Whatever in the record does not replay is a :class:`BadRecord`, as in :func:`replay`; with ``finished``, so
+    are inputs that do not finish the game."""
     state = _new(record)
     view = state.view(None)
     steps: list[JSON] = []
@@ -142,6 +143,8 @@ def replay_steps(record: GameRecord, simultaneous: bool) -> list[JSON]:
                 continue  # the decision is still open: more seats to move before its reveal
             step, moves = {"moves": moves}, {}
         steps.append({**step, "input": index, "view": view.to_json()})
+    if finished and not state.is_over():
+        raise BadRecord(f"its {len(record.inputs)} inputs do not finish the game")
     return steps
 
 

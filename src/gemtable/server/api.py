@@ -30,6 +30,9 @@ PAIRING_BURST = 10
 """Pairing codes one address may ask for (a TV asks for one when it opens /tv and when one lapses)."""
 QR_CACHE = 4096
 """Tables whose join QR code is kept (each about 4 KB of SVG; the oldest is dropped first)."""
+REPLAY_CACHE = 32
+"""Replays kept, as sent (a whole Booty Hunter game is about 200 KB and 40 ms of the rules to make; the oldest is
+dropped first): a page opened by a table of phones at once, or a language switch back, makes it once."""
 
 
 class Api:
@@ -40,6 +43,7 @@ class Api:
         self.store = store
         self.site = site
         self.qr_cache: dict[str, bytes] = {}
+        self.replay_cache: dict[tuple[object, ...], bytes] = {}
         self.pairings = Pairings(board_for(store))
         self.pair_opens = AddressLimiter(PAIRINGS_PER_MINUTE / 60, PAIRING_BURST)
 
@@ -147,11 +151,21 @@ class Api:
         record = await self._record(request)
         if isinstance(record, Response):
             return record
-        try:
-            doc = replay_json(record, request.query_params.get("lang", "en"))
-        except GameError as exc:  # (a table's record replays: this is a record the rules no longer take)
-            return _error("bad-record", f"this game's record does not replay: {exc}", 422)
-        return JSONResponse(doc, headers={"Cache-Control": "no-cache"})
+        lang = request.query_params.get("lang", "en")
+        # A finished game's record never changes; a code used again, by a new table, has other games (finished
+        # at another time), so the time it finished is in the key.
+        key = (record.get("table"), record.get("number"), record.get("finished_at"), record.get("seed"), lang)
+        body = self.replay_cache.get(key)
+        if body is None:
+            try:
+                doc = replay_json(record, lang)
+            except GameError as exc:  # (a table's record replays: this is a record the rules no longer take)
+                return _error("bad-record", f"this game's record does not replay: {exc}", 422)
+            body = json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+            self.replay_cache[key] = body
+            if len(self.replay_cache) > REPLAY_CACHE:
+                del self.replay_cache[next(iter(self.replay_cache))]
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def night(self, request: Request) -> Response:
         """The table's finished games, in order: for each its number, game, when it finished, names, scores,
@@ -343,4 +357,4 @@ def _error(code: str, message: str, status: int) -> Response:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-__all__ = ["QR_CACHE", "Api"]
+__all__ = ["QR_CACHE", "REPLAY_CACHE", "Api"]

@@ -118,14 +118,12 @@ function play() {
   if (playing) return;
   if (at === doc.steps.length - 1) show(0);
   playing = setInterval(() => show(at + 1), EVERY);
-  $('rp-play').setAttribute('aria-pressed', 'true');
-  $('rp-play').textContent = t('rp.pause');
+  $('rp-play').textContent = t('rp.pause');  // (its name says what it does now: no aria-pressed besides)
 }
 
 function pause() {
   if (playing) clearInterval(playing);
   playing = null;
-  $('rp-play').setAttribute('aria-pressed', 'false');
   $('rp-play').textContent = t('rp.play');
 }
 
