@@ -1,6 +1,6 @@
 """A finished game's replay (issue 42, item 4) through a real server: the steps the API computes from the record
 match the record (every reveal's choices, every tile, the final scores), a game under way has none, and a bad
-address gets a clear error."""
+address gets a clear error; and the steps of many bot games, from the rules alone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from gemtable.client import Client
+from gemtable.games import BadRecord, GameRecord, find_manifest, replay, replay_steps
+from gemtable.play import play_bots
 from tests.server.harness import ServerProcess
 from tests.server.test_booty_table import BAG
 from tests.server.test_game_flow import key, run, to_act
@@ -164,3 +168,36 @@ def test_a_game_under_way_has_no_replay_and_bad_addresses_are_told_why(server: S
     status, _, _ = fetch(server, f"/api/tables/{code}/games/1/replay.json", **{"Sec-Fetch-Site": "cross-site"})
     assert status == 403
     assert server.get(f"/t/{code}/games/1/replay")[0] == 200  # the page itself says why, from the same answer
+
+
+@pytest.mark.parametrize("game", ["expedition", "booty"])
+def test_the_steps_of_many_games_are_their_records_decisions(game: str) -> None:
+    """The rules alone, over 40 expeditions and 8 Booty Hunter games of bots: a simultaneous decision is one
+    step with every seat's choice (the seats the reveal shows), a move of a game of turns one step; the last view's
+    scores are the game's; a game the host ended ends with its end; a record that does not finish is refused."""
+    manifest = find_manifest(game)
+    bots = {"expedition": ["cautious", "odds", "random", "random"], "booty": ["random"] * 3}[game]
+    for seed in range(40 if manifest.simultaneous else 8):
+        state = play_bots(game, {}, bots, seed)
+        record = state.record().to_json()
+        steps = replay_steps(GameRecord.from_json(record), manifest.simultaneous, finished=True)
+        assert [step.get("moves", {}) for step in steps] == moves_between(record, steps)
+        assert [step["round"] for step in steps if "round" in step] == [
+            i[1] for i in record["inputs"] if i[0] == "round"
+        ]
+        assert steps[-1]["view"]["scores"] == state.scores() and steps[-1]["view"]["winners"] == state.winners()
+        if manifest.simultaneous:
+            for step in (step for step in steps if "moves" in step):
+                reveal = step["view"]["reveal"]
+                assert sorted(int(seat) for seat in step["moves"]) == sorted(reveal["deeper"] + reveal["leavers"])
+        else:
+            assert all(len(step.get("moves", {})) <= 1 for step in steps)
+    # Ended by the host halfway: the last step is the end, with the scores as they stood.
+    half = record["inputs"][: len(record["inputs"]) // 2]
+    ended = GameRecord.from_json({**record, "inputs": [*half, ["end"]]})
+    steps = replay_steps(ended, manifest.simultaneous, finished=True)
+    assert steps[-1]["end"] is True and steps[-1]["view"]["scores"] == replay(ended).scores()
+    with pytest.raises(BadRecord, match="do not finish"):
+        replay_steps(GameRecord.from_json({**record, "inputs": half}), manifest.simultaneous, finished=True)
+    with pytest.raises(BadRecord):  # a forged input: the reason, never another exception
+        replay_steps(GameRecord.from_json({**record, "inputs": [*half, [0, "nowhere"]]}), manifest.simultaneous)
