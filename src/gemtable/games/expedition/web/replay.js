@@ -57,9 +57,11 @@ function pathList(v, ctx) {
   c.gems ? h('span', { class: 'rp-lying', text: t('rpx.lying', { n: c.gems }) }) : null)));
 }
 
-function choiceText(step, seat, t) {
-  const move = (step.moves || {})[String(seat)];
-  return move === undefined ? '' : t(move === 'deeper' ? 'rpx.choice_deeper' : 'rpx.choice_out');
+/** What a player did at this step (Deeper, Walk out), or, when they had nothing to choose, where they are. */
+function doing(step, p, t) {
+  const move = (step.moves || {})[String(p.seat)];
+  if (move === undefined) return t(`rpx.status_${p.status}`);
+  return t(move === 'deeper' ? 'rpx.choice_deeper' : 'rpx.choice_out');
 }
 
 function players(step, ctx) {
@@ -67,11 +69,10 @@ function players(step, ctx) {
   const v = step.view;
   return h('table', { class: 'rp-table' },
     h('caption', { text: t('rpx.explorers') }),
-    h('thead', null, h('tr', null, ['rp.player', 'rpx.choice', 'rpx.where_col', 'rpx.carried'].map((key) => h('th', { scope: 'col', text: t(key) })))),
+    h('thead', null, h('tr', null, ['rp.player', 'rpx.choice', 'rpx.carried'].map((key) => h('th', { scope: 'col', text: t(key) })))),
     h('tbody', null, v.players.map((p) => h('tr', { 'data-seat': p.seat },
       h('th', { scope: 'row', text: name(p.seat) }),
-      h('td', { class: 'rp-choice', text: choiceText(step, p.seat, t) }),
-      h('td', { text: t(`rpx.status_${p.status}`) }),
+      h('td', { class: (step.moves || {})[String(p.seat)] === undefined ? null : 'rp-choice', text: doing(step, p, t) }),
       h('td', { class: 'rp-num', text: num(p.carried) })))));
 }
 
