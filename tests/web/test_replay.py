@@ -53,6 +53,11 @@ def test_the_replay_steps_a_whole_game_by_keyboard(server: ServerProcess, browse
     print(f"\nreplay page: {sum(loaded.values())} bytes in {len(loaded)} files\n{report}")
     assert sum(loaded.values()) < REPLAY_BUDGET, report
     assert_accessible(page, "the replay page")
+    page.locator("#lang").select_option("ja")  # the steps again, with the Japanese words
+    expect(page.locator("h1")).to_have_text("ゲーム1のリプレイ:探検")
+    assert_accessible(page, "the replay page [ja]")
+    page.locator("#lang").select_option("en")
+    expect(counter).to_have_text("Step 1 of 3 · cave 1 of 1, card 1")
     # The keys: → a step on, ← back, End the last, Home the first; each step announced in words.
     page.keyboard.press("ArrowRight")
     expect(counter).to_have_text("Step 2 of 3 · cave 1 of 1, card 2")
