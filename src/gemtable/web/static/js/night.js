@@ -1,7 +1,7 @@
 // The night at one table, on its own page: /t/CODE/night, from GET /api/tables/CODE/games. Every finished
 // game, oldest first: its number, game and time, the winner or winners, the scores, and links to its results
-// page, its result card and its record; above them, the night's standings and its card. It reads the store, so it
-// outlives the laptop's restart.
+// page, its replay, its result card and its record; above them, the night's standings and its card. It reads the
+// store, so it outlives the laptop's restart.
 
 import { h, $, put, tableCode } from './dom.js';
 import { t, initLang, langSwitch, onLang, useGame, loadTexts, currentLang } from './i18n.js';
@@ -38,6 +38,7 @@ function item(game) {
     h('p', { class: 'winner-line', text: winLine(game) + (game.ended ? ` (${t('night.ended')})` : '') }),
     h('p', { class: 'note', text: t('night.scores', { list: seats.map((seat) => `${nameOf(game, seat)} ${scores[seat]}`).join(', ') }) }),
     h('p', { class: 'row wrap night-links' },
+      h('a', { class: 'tap', href: `/t/${code}/games/${game.number}/replay`, text: t('replay.link') }),
       h('a', { class: 'tap', href: `${base}/card.svg?lang=${currentLang()}`, download: `gemtable-${code}-game-${game.number}.svg`, text: t('keep.card') }),
       h('a', { class: 'tap', href: `${base}/record.json`, download: `gemtable-${code}-game-${game.number}.json`, text: t('keep.record') })));
 }

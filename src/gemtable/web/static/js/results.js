@@ -69,6 +69,7 @@ function keep() {
   Object.assign($('#card-link'), { href: card, download: `${file}.svg` });
   Object.assign($('#record-link'), { href: `${base}/record.json`, download: `${file}.json` });
   $('#night-link').href = `/t/${code}/night`;
+  $('#replay-link').href = `/t/${code}/games/${number}/replay`;
   $('#keep').hidden = false;
 }
 
