@@ -30,7 +30,9 @@ def final_scores(page: Any) -> dict[str, int]:
     }
 
 
-def test_the_replay_steps_a_whole_game_by_keyboard(server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
+def test_the_replay_steps_a_whole_game_by_keyboard(
+    server: ServerProcess, browser: Browser, tmp_path: Path, shot: Any
+) -> None:
     with ThreadPoolExecutor(1) as other:  # (its own event loop: Playwright's holds this thread)
         code = other.submit(play_short_game, server, ["Ann", "Bob"]).result(60)  # Ann walks out; Bob: two Spiders
     record = server.get(f"/api/tables/{code}/games/1")[1]
@@ -64,12 +66,14 @@ def test_the_replay_steps_a_whole_game_by_keyboard(server: ServerProcess, browse
     took = f"\u2068Ann\u2069 walked out with {record['scores'][0]} gems."
     expect(live).to_contain_text(f"Deeper: \u2068Bob\u2069. {took} The next card: Spiders.")
     expect(page.locator(".rp-table tr[data-seat='0'] .rp-choice")).to_have_text("Walk out")
+    shot(page, "replay-step-2")
     page.keyboard.press("ArrowRight")
     expect(counter).to_have_text("Step 3 of 3 · cave 1 of 1, card 3")
     expect(live).to_contain_text("A second Spiders: the cave collapses.")
     expect(page.locator("#rp-next")).to_be_disabled()
     assert final_scores(page) == want
     expect(page.locator(".rp-winner")).to_have_text("\u2068Ann\u2069 wins.")
+    shot(page, "replay-end")
     page.keyboard.press("Home")
     expect(counter).to_contain_text("Step 1 of 3")
     page.keyboard.press("Space")  # plays; Space again pauses (the button says which)
