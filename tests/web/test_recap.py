@@ -9,7 +9,8 @@ What might have been, on each player's own phone: after cave 1, Ann is told the 
 (shared by three); Bob and Cy, who walked out last, that the next card goes back into the deck (never named); after
 the collapse, that they rode the cave to its end. The awards under the standings: Ann's walk-out with the relic the
 boldest, Bob last out of a cave (a tie with Cy goes to the lower seat), cave 1's odd gem left on the path, Ann the
-unluckiest of three who each lost 1 (the lowest seat). Axe on a phone's recap and on its results.
+unluckiest of three who each lost 1 (the lowest seat): on the phones (in Japanese too) and the game's results
+page, not on the TV. Axe on a phone's recap and on its results.
 """
 
 from __future__ import annotations
@@ -131,3 +132,12 @@ def test_a_recap_between_caves_and_the_standings_with_places(
     expect(phones["Cy"].locator("#results .scores tbody tr").nth(0).locator(".place")).to_have_text("1.")
     phones["Cy"].locator("#lang").select_option("ja")
     expect(phones["Cy"].locator("#results .scores tbody tr").nth(1).locator(".place")).to_have_text("2位")
+    expect(phones["Cy"].locator("#results .awards li").nth(1)).to_have_text("洞窟から最後に出た人：Bob、1回")
+    # The game's own results page draws them from the record's final view.
+    page = phones["Bob"]
+    page.goto(f"/t/{code}/results/1")
+    expect(page.locator("#results-body .awards li")).to_have_count(4)
+    expect(page.locator("#results-body .awards h2")).to_have_text("Awards")
+    expect(page.locator("#results-body .awards li").nth(3)).to_have_text(
+        "Unluckiest: Ann, 1 gem lost in the collapse of cave 2"
+    )
