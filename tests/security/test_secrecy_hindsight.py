@@ -96,24 +96,15 @@ def named_cards(raw: str) -> set[str]:
     return found
 
 
-def check(
-    turned: list[list[str]], plan: Plan, scripted: ServerProcess, named: dict[int, str]
-) -> tuple[dict[str, Any], dict[str, list[Any]]]:
-    """Two rooms, the same plan, tails that differ; ``named``: who is told which card after the last cave (room
-    A's tail, room B's tail: the tails' first cards), everyone else nothing of a tail.  The final frame of each of
-    the first room's recipients, and what each was told cave after cave, by name."""
-    Room.version = 2
-    first, second = scripts(turned)
+Told = tuple[dict[str, Any], dict[str, list[Any]]]
+"""The final frame of each of a room's recipients, and what each was told cave after cave, by name."""
 
-    async def scenario() -> tuple[Room, Room]:
-        rooms = (
-            await Room(scripted, first, caves=len(turned)).open(),
-            await Room(scripted, second, caves=len(turned)).open(),
-        )
-        await asyncio.gather(*(room.start() for room in rooms))
-        return await side_by_side(rooms, *(play(room, plan) for room in rooms))
 
-    a, b = played_rooms = played(scenario())
+def check(rooms: tuple[Room, Room], turned: list[list[str]], named: dict[int, str]) -> Told:
+    """Two rooms played alike on decks whose tails differ; ``named``: who is told which card after the last cave
+    (room A's tail, room B's tail: the tails' first cards), everyone else nothing of a tail.  What the first
+    room's recipients were told."""
+    a, b = rooms
     tails = [set(tail) for tail in TAILS]
     for i, (recipient_a, recipient_b) in enumerate(zip(a.everyone, b.everyone, strict=True)):
         frames_a, frames_b = a.frames(recipient_a), b.frames(recipient_b)
@@ -137,9 +128,8 @@ def check(
             assert told_a == told_b
         if i >= len(a.players):  # the spectator and the TV: nobody's
             assert not told_a
-    for room in played_rooms:
-        check_every_frame(room)
-    clean_log(scripted)
+    for each in rooms:
+        check_every_frame(each)
     names = ["Ann", "Bob", "Cat", "Dan", "spectator", "tv"]
     told: dict[str, list[Any]] = {name: [] for name in names}
     for name, client in zip(names, a.everyone, strict=True):
@@ -149,13 +139,33 @@ def check(
     return {name: a.frames(c)[-1] for name, c in zip(names, a.everyone, strict=True)}, told
 
 
+def four_rooms(scripted: ServerProcess) -> tuple[tuple[Room, Room], tuple[Room, Room]]:
+    """Both games, each in two rooms, all four at once (each room waits only for what it caused)."""
+    Room.version = 2
+
+    async def pair(turned: list[list[str]], plan: Plan) -> tuple[Room, Room]:
+        first, second = scripts(turned)
+        rooms = (
+            await Room(scripted, first, caves=len(turned)).open(),
+            await Room(scripted, second, caves=len(turned)).open(),
+        )
+        await asyncio.gather(*(room.start() for room in rooms))
+        return await side_by_side(rooms, *(play(room, plan) for room in rooms))
+
+    async def both() -> tuple[tuple[Room, Room], tuple[Room, Room]]:
+        return await asyncio.gather(pair(PLAYED_A, plan_a), pair(PLAYED_B, plan_b))
+
+    return played(both())  # type: ignore[no-any-return]
+
+
 def last_told(frames: dict[str, Any], name: str) -> Any:
     return frames[name]["table"]["state"]["hindsight"]
 
 
 def test_collapses_and_walk_outs_never_tell_a_card_kept_for_later(scripted: ServerProcess) -> None:
-    # Room A's last-cave tail begins with 15, room B's with mummies (a first mummies: harmless).
-    final, told = check(PLAYED_A, plan_a, scripted, named={1: "15", 2: "15", 3: "15"})
+    game_a, game_b = four_rooms(scripted)
+    # Game A: room A's last-cave tail begins with 15, room B's with mummies (a first mummies: harmless).
+    final, told = check(game_a, PLAYED_A, named={1: "15", 2: "15", 3: "15"})
     assert told["Ann"][:2] == [{"kind": "treasure", "card": "9", "gems": 2}, {"kind": "kept"}]
     assert told["Cat"][:2] == [{"kind": "rode"}, {"kind": "kept"}]
     assert last_told(final, "Ann") == {"kind": "hazard", "card": "fire"}
@@ -164,10 +174,8 @@ def test_collapses_and_walk_outs_never_tell_a_card_kept_for_later(scripted: Serv
     awards = final["tv"]["table"]["state"]["awards"]
     assert awards["unluckiest"] == {"seat": 2, "cave": 1, "gems": 6}  # Cat and Dan each lost 1 + 3 + 2: the lower seat
     assert awards == final["Ann"]["table"]["state"]["awards"]
-
-
-def test_a_last_cave_that_collapses_names_nothing_unturned(scripted: ServerProcess) -> None:
-    final, told = check(PLAYED_B, plan_b, scripted, named={})
+    # Game B: its last cave collapses, and nothing unturned is named.
+    final, told = check(game_b, PLAYED_B, named={})
     assert told["Dan"][0] == {"kind": "kept"}  # alone, last out of cave 1: the card after goes back
     assert told["Bob"][0] == {"kind": "relic", "card": "relic"}
     assert told["Cat"][0] == {"kind": "treasure", "card": "5", "gems": 2}  # shared with Dan
@@ -175,3 +183,4 @@ def test_a_last_cave_that_collapses_names_nothing_unturned(scripted: ServerProce
     assert last_told(final, "Dan") == {"kind": "rode"}
     # Dan last out of cave 1 (9 gems), Ann and Bob of cave 2 (4 each): Dan banked most.
     assert final["tv"]["table"]["state"]["awards"]["last_out"] == {"seat": 3, "caves": 1}
+    clean_log(scripted)
