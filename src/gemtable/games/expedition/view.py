@@ -8,9 +8,11 @@ Public, as at the table: the path and its loose gems, the hazards seen, which
 cards left the game, how many cards are left, who is inside, what everyone
 carries and which relics they hold, and what each took out of this cave
 (``banked``, ``banked_relics``: every walk-out is told to everyone); between
-caves, how many cards the next cave's deck holds (``next_deck``).  Secret: the order of the deck (a view
-knows only which cards are still unseen, never their order), and every chest
-but the viewer's own until the game is over.  Pending choices are not in the
+caves, how many cards the next cave's deck holds (``next_deck``); at the end, the awards.  Secret: the order of
+the deck (a view knows only which cards are still unseen, never their order), every chest but the viewer's own
+until the game is over, and what one more card would have done to another seat (``hindsight``: a seat's own,
+between caves and at the end, never while a cave is under way; ``hindsight.py`` tells a card never turned only
+when no cave follows).  Pending choices are not in the
 engine's view at all: the table keeps them until the reveal.
 """
 
