@@ -77,6 +77,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 UNMEASURED = {
     "tests/table/test_table_properties.py",
     "tests/games/expedition/test_properties.py",
+    "tests/games/expedition/test_hindsight_properties.py",
     "tests/games/booty/test_booty_properties.py",
     "tests/games/test_snapshot.py",
     "tests/security/test_fuzz_ws.py",

@@ -410,6 +410,7 @@ def public_part(view: dict[str, Any]) -> dict[str, Any]:
     game = out["state"]
     if game is not None:
         game["seat"] = None
+        game["hindsight"] = None  # what one more card would have done to this player: theirs alone
         if game["phase"] != "over":
             for player in game["players"]:
                 player["chest"] = player["chest_by_cave"] = None

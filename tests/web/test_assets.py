@@ -37,8 +37,14 @@ def shared_stems() -> list[Path]:
 
 
 def game_stems() -> list[Path]:
-    """Every game's translation files (without ``.LANG.json``), in its own web folder."""
-    return [web / stem for manifest in manifests() if (web := game_web(manifest)) for stem in manifest.translations]
+    """Every game's translation files (without ``.LANG.json``), in its own web folder: those its manifest names (a
+    phone loads them with the page), and those a module of it loaded on demand brings with itself
+    (``loadTexts(new URL('STEM', import.meta.url).pathname)``: the expedition's end.LANG.json, with recap.js)."""
+    stems = [web / stem for manifest in manifests() if (web := game_web(manifest)) for stem in manifest.translations]
+    return stems + [path.with_name(stem) for path in game_scripts() for stem in LATER.findall(path.read_text("utf-8"))]
+
+
+LATER = re.compile(r"loadTexts\(new URL\('([\w-]+)', import\.meta\.url\)\.pathname\)")
 
 
 def replay_stems() -> list[Path]:
@@ -184,8 +190,8 @@ def test_a_games_scripts_find_their_words_in_its_own_texts_or_the_shared_ones() 
         if web is None:
             continue
         own: dict[str, object] = {}
-        for stem in manifest.translations:
-            own.update(translations("en", web / stem))
+        for stem in [web / name for name in manifest.translations] + [s for s in game_stems() if s.parent == web]:
+            own.update(translations("en", stem))
         shared = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
         if manifest.replay_page:  # its replay module's words, and the replay page's it is handed
             own.update(translations("en", web / "replay"))

@@ -326,6 +326,10 @@ def test_a_whole_cave_by_tapping_with_a_reload_and_the_tv_in_webkit(server: Serv
     assert not recap["small"], recap
     ann.wait_visible("#again")
     ann.until(lambda: ann.count("table.scores tbody tr") == 2, "two rows of scores")
+    # The awards under the standings (games/expedition/hindsight.py): three, as nothing was left on the path.
+    ann.until(lambda: ann.count("#results .awards li") == 3, "the awards")
+    awards = ann.text("#results .awards")
+    assert "Boldest walk-out: Ann, 3 gems out of cave 1" in awards and "Unluckiest: Bob, 9 gems lost" in awards, awards
     # It looped by seeking back (the file is two seconds long) all along, and stops after the game.
     state = "const v = document.querySelector('video.keep-awake'); return [document.body.dataset.phase, v.paused]"
     ann.until(lambda: not ann.js(PLAYING), f"the keep-awake video to stop after the game (then: {ann.js(state)})")

@@ -45,7 +45,8 @@ def taken(view: Any, seat: int) -> Move | None:
 
 
 def view_problems(view: Any, seat: int | None, over: bool) -> list[str]:
-    """Nobody's chest before the end but the viewer's own; no negative counts on the path or in hands."""
+    """Nobody's chest before the end but the viewer's own; no negative counts on the path or in hands; what might
+    have been only in a seat's own view, once its cave is over."""
     if not isinstance(view, dict):
         return ["the expedition's view is not an object"]
     out = []
@@ -57,6 +58,8 @@ def view_problems(view: Any, seat: int | None, over: bool) -> list[str]:
             out.append("a negative carried count")
     if any(not isinstance(card.get("gems"), int) or card["gems"] < 0 for card in view.get("path") or []):
         out.append("negative gems on the path")
+    if view.get("hindsight") is not None and (seat is None or view.get("phase") not in ("roster", "over")):
+        out.append("what might have been, in a cave under way or in no seat's view")  # (hindsight.py)
     return out
 
 

@@ -38,6 +38,7 @@ from gemtable.games.api import (
 )
 from gemtable.games.expedition.cards import RELIC, TAKEN_RELIC, parse_card
 from gemtable.games.expedition.cards import path_card_name as path_card_name
+from gemtable.games.expedition.hindsight import CaveEnd
 from gemtable.games.expedition.moves import CAMP as CAMP
 from gemtable.games.expedition.moves import CHOOSE, MOVES, OVER, REVEAL, ROSTER
 from gemtable.games.expedition.moves import DEEPER as DEEPER
@@ -126,6 +127,12 @@ class ExpeditionState:
         self.holds = False
         """Whether a reveal stops before the next card, until ``go_on()`` (the table's beat)."""
         self.chest_by_cave: list[list[int]] = []
+        self.left_at: dict[int, int] = {}
+        """Each seat that walked out of the current (or the last) cave: how many cards lay on the path then."""
+        self.buried: dict[int, int] = {}
+        """What each seat inside at the current (or the last) cave's collapse lost."""
+        self.cave_ends: list[CaveEnd] = []
+        """Every finished cave, told (``hindsight.py``): what might have been, and the awards."""
         self.inputs: list[JSON] = []
         # Conservation counters.
         self.revealed = 0
@@ -261,7 +268,7 @@ class ExpeditionState:
             self.choices = {}
             self.inside = []
             self._inside_set = frozenset()
-            self._end_cave()
+            self._end_cave(last=True)
         self.phase = OVER
 
     def scores(self) -> list[int]:
@@ -351,6 +358,8 @@ class ExpeditionState:
         self.present = list(explorers)
         self.banked = [0] * self._seats
         self.banked_relics = [[] for _ in range(self._seats)]
+        self.left_at = {}
+        self.buried = {}
         for seat in explorers:
             self.played[seat] = True
         self.last_choices = None
@@ -414,6 +423,7 @@ class ExpeditionState:
     def _collapse(self, card: int) -> None:
         carried = self.carried
         self.lost_at_collapse = [carried[seat] for seat in self.inside]
+        self.buried = dict(zip(self.inside, self.lost_at_collapse, strict=True))
         for seat in self.inside:
             self.lost += carried[seat]
             carried[seat] = 0
@@ -459,6 +469,43 @@ class ExpeditionState:
         else:
             self._turn_card()
 
+    def _cave_end(self, last: bool) -> CaveEnd:
+        """What the cave that is ending leaves to tell (``hindsight.py``).  The card after the last one turned is
+        looked at only when nothing follows this cave and someone walked out at the last card: it is the card
+        the next draw would have turned, drawn here from a copy of the generator (the game's own is untouched,
+        and no cave will draw from it again)."""
+        path = self.path
+        explorers = tuple(self.present)
+        wanted = last and len(path) in self.left_at.values()
+        card = self._peek() if wanted else None
+        banked = {s: self.banked[s] for s in explorers if s in self.left_at or self.deck_ran_out}
+        return CaveEnd(
+            number=self.cave,
+            path=tuple(RELIC if c == TAKEN_RELIC else c for c in path),
+            explorers=explorers,
+            left_at=dict(self.left_at),
+            banked=banked,
+            relics={s: tuple(self.banked_relics[s]) for s in explorers if self.banked_relics[s]},
+            lost=dict(self.buried),
+            collapsed_by=self.collapsed_by,
+            path_left=sum(self.path_gems),
+            next_card=card,
+            has_next=card is not None,
+            kept=not last and bool(self.pile),
+            ran_out=self.deck_ran_out,
+        )
+
+    def _peek(self) -> int | None:
+        """The card the next draw of this cave would turn, the state untouched (None: there is none)."""
+        if self.script is not None:
+            cave = self.script[self.cave - 1] if self.cave <= len(self.script) else []
+            return cave[self._drawn] if self._drawn < len(cave) else None
+        if not self.pile:
+            return None
+        copy = random.Random()
+        copy.setstate(self.rng.getstate())
+        return self.pile[int(copy.random() * len(self.pile))]
+
     def _hold(self) -> None:
         """A reveal that leaves someone inside, held before the next card (``go_on()`` turns it)."""
         self.phase = REVEAL
@@ -470,7 +517,9 @@ class ExpeditionState:
         takes = Takes(tuple(carried[seat] for seat in leavers), share)
         self.last_takes = takes
         banked = self.banked
+        at = len(self.path)
         for seat in leavers:
+            self.left_at[seat] = at
             banked[seat] = carried[seat] + share
             chest[seat] += banked[seat]
             carried[seat] = 0
@@ -510,7 +559,10 @@ class ExpeditionState:
                 takes.relics.append(value)
                 path[i] = TAKEN_RELIC
 
-    def _end_cave(self) -> None:
+    def _end_cave(self, last: bool = False) -> None:
+        """The cave is over (``last``: the host ended the game in it, so nothing follows it either)."""
+        last = last or self.cave >= self.rules.caves
+        self.cave_ends.append(self._cave_end(last))
         self.returned += sum(self.path_gems)
         self.path_gems = [0] * len(self.path)
         self.relics_left += self.path.count(RELIC)

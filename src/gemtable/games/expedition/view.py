@@ -8,9 +8,11 @@ Public, as at the table: the path and its loose gems, the hazards seen, which
 cards left the game, how many cards are left, who is inside, what everyone
 carries and which relics they hold, and what each took out of this cave
 (``banked``, ``banked_relics``: every walk-out is told to everyone); between
-caves, how many cards the next cave's deck holds (``next_deck``).  Secret: the order of the deck (a view
-knows only which cards are still unseen, never their order), and every chest
-but the viewer's own until the game is over.  Pending choices are not in the
+caves, how many cards the next cave's deck holds (``next_deck``); at the end, the awards.  Secret: the order of
+the deck (a view knows only which cards are still unseen, never their order), every chest but the viewer's own
+until the game is over, and what one more card would have done to another seat (``hindsight``: a seat's own,
+between caves and at the end, never while a cave is under way; ``hindsight.py`` tells a card never turned only
+when no cave follows).  Pending choices are not in the
 engine's view at all: the table keeps them until the reveal.
 """
 
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from gemtable.games.api import JSON
 from gemtable.games.expedition.cards import HAZARD_KINDS, RELIC, card_name, path_card_name
+from gemtable.games.expedition.hindsight import awards, what_might_have_been
 from gemtable.games.expedition.moves import DEEPER, OVER, ROSTER
 
 if TYPE_CHECKING:
@@ -105,6 +108,7 @@ class ExpeditionView:
         data = self._common(over)
         data["seat"] = self.seat
         data["players"] = self._players(over)
+        data["hindsight"] = _hindsight(self._state, self.seat)
         return data
 
     def _common(self, over: bool) -> JSON:
@@ -131,6 +135,7 @@ class ExpeditionView:
             "deck_ran_out": state.deck_ran_out,
             "scores": state.scores() if over else None,
             "winners": state.winners() if over else None,
+            "awards": awards(state.cave_ends) if over else None,
         }
         if state.rules.show_odds:
             data["collapse_chance"] = round(self.collapse_chance(), 4)
@@ -193,7 +198,7 @@ class _Seen:
     kept), the generator and the seed, and other seats' chests until the game is over."""
 
     __slots__ = (
-        "_scores", "_winners", "banked", "banked_relics", "carried", "cave", "chest", "chest_by_cave",
+        "_scores", "_winners", "banked", "banked_relics", "carried", "cave", "cave_ends", "chest", "chest_by_cave",
         "collapsed_by", "deck", "deck_ran_out", "game", "hazards_seen", "inside", "last_choices", "last_takes",
         "lost_at_collapse", "path", "path_gems", "phase", "pile", "played", "present", "relics_held",
         "relics_in_deck", "relics_out", "removed", "rules", "seats",
@@ -219,6 +224,7 @@ class _Seen:
         self.last_takes = state.last_takes
         self.collapsed_by, self.lost_at_collapse = state.collapsed_by, list(state.lost_at_collapse)
         self.deck_ran_out = state.deck_ran_out
+        self.cave_ends = list(state.cave_ends)  # (finished caves: public, and only the game's last names a card)
         self._scores = state.scores() if over else []
         self._winners = state.winners() if over else []
 
@@ -245,8 +251,17 @@ def views_json(state: ExpeditionState, seats: Iterable[int | None]) -> dict[int 
         players = public
         if seat is not None and not over and state.played[seat]:  # its own chest, seen by it alone
             players = [_with_chest(p, state, seat) if p["seat"] == seat else p for p in public]
-        out[seat] = {**common, "seat": seat, "players": players}
+        out[seat] = {**common, "seat": seat, "players": players, "hindsight": _hindsight(state, seat)}
     return out
+
+
+def _hindsight(state: ExpeditionState, seat: int | None) -> JSON:
+    """What one more card would have done to ``seat`` in the cave that just ended (``hindsight.py``): its own
+    view's alone, between caves and at the end; None while a cave is under way, and for a spectator."""
+    ends = state.cave_ends
+    if seat is None or state.phase not in (ROSTER, OVER) or not ends or ends[-1].number != state.cave:
+        return None
+    return what_might_have_been(ends[-1], seat)
 
 
 def _with_chest(player: JSON, state: ExpeditionState, seat: int) -> JSON:

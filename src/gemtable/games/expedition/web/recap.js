@@ -1,11 +1,15 @@
 // The recap of a cave that just ended, for the pause between caves (and the last cave's, before the results),
 // on the phones and the TV: what each explorer took home (gems and relics) or lost in the collapse, and the
-// deck the next cave opens with. page.js loads it the first time a cave ends (results.js with it: its styles).
+// deck the next cave opens with; on a player's own phone, what one more card would have done to them (the
+// view's ``hindsight``: docs/expedition.md). page.js loads it the first time a cave ends (results.js with it: its
+// styles, and the words of what might have been and of the awards, end.LANG.json beside it).
 
 import { h } from '/static/js/dom.js';
-import { t } from '/static/js/i18n.js';
+import { t, loadTexts } from '/static/js/i18n.js';
 import { seatMark } from '/static/js/seat-style.js';
-import { cardName, gems, nameOf, relicIcons } from './page.js';
+import { cardName, gems, gemsText, nameOf, relicIcons } from './page.js';
+
+await loadTexts(new URL('end', import.meta.url).pathname);
 
 // end.css (beside this module) is linked on first use, as page.js links page.css.
 const CSS = new URL('end.css', import.meta.url).pathname;
@@ -35,5 +39,14 @@ export function recap(v) {
     h('h2', { class: 'h3', text: t('exp.recap_title', { cave: st.cave }) }),
     h('ul', { class: 'recap-list' }, rows),
     st.next_deck ? h('p', { class: 'recap-next', text: [t('exp.recap_next', { n: st.next_deck }), removed].join(' ') })
-      : null);
+      : null,
+    st.hindsight ? h('p', { class: 'hindsight', text: hindsight(st.hindsight, st.rules) }) : null);
+}
+
+/** What one more card would have done to this phone's player (``kind``: hindsight.py's). */
+export function hindsight(hs, rules) {
+  const vars = { card: hs.card ? cardName(hs.card, rules) : '', gems: gemsText(hs.gems ?? 0, rules) };
+  if (hs.kind === 'treasure') return t(hs.gems ? 'hs.treasure' : 'hs.treasure_0', vars);
+  if (hs.kind === 'collapse') return [t('hs.collapse', vars), hs.relics ? t('hs.relics', { n: hs.relics }) : ''].join(' ').trim();
+  return t(`hs.${hs.kind}`, vars);
 }

@@ -7,8 +7,8 @@ import { t, num, currentLang } from '/static/js/i18n.js';
 import { icon } from '/static/js/icons.js';
 import { chart } from '/static/js/chart.js';
 import { seatMark } from '/static/js/seat-style.js';
-import { gems, listNames, nameOf, relicIcons, rubies } from './page.js';
-import './recap.js';  // (its styles, end.css: the places)
+import { gems, gemsText, listNames, nameOf, relicIcons, rubies } from './page.js';
+import './recap.js';  // (its styles, end.css: the places; and the awards' words)
 
 /** Scores, winners and the chart. data: {scores, winners, players?, names, rules}. */
 export function renderResults(el, data, ui) {
@@ -53,6 +53,7 @@ export function renderResults(el, data, ui) {
         h('th', { scope: 'col', text: t('results.relics') }),
         h('th', { scope: 'col', text: t('results.total') }))),
       h('tbody', null, rows)),
+    awards(data.state?.awards, data),
     series.length ? h('figure', { class: 'chart' },
       h('figcaption', { text: t('results.chart') }),
       chart(series, { xLabel: (i) => String(i + 1), xTitle: t('results.cave'), title: t('results.chart') }))
@@ -65,3 +66,27 @@ function leftText(gone) {
   return t(key, { round: gone.round ?? '?' });
 }
 
+
+/** The game's awards (hindsight.py: each null when nobody earned it), under the standings. */
+function awards(aw, data) {
+  if (!aw) return null;
+  const rules = data.rules;
+  const who = (seat) => nameOf(seat, data.names);
+  const lines = [];
+  if (aw.boldest) {
+    const b = aw.boldest;
+    lines.push([t('aw.boldest', { name: who(b.seat), gems: gemsText(b.gems, rules), cave: b.cave }),
+      b.relics ? t('aw.relics', { n: b.relics }) : ''].join(' ').trim());
+  }
+  if (aw.last_out) lines.push(t('aw.last_out', { name: who(aw.last_out.seat), n: aw.last_out.caves }));
+  if (aw.left_behind) lines.push(t('aw.left_behind', { cave: aw.left_behind.cave, gems: gemsText(aw.left_behind.gems, rules) }));
+  if (aw.unluckiest) {
+    const u = aw.unluckiest;
+    lines.push(t('aw.unluckiest', { name: who(u.seat), gems: gemsText(u.gems, rules), cave: u.cave }));
+  }
+  if (!lines.length) return null;
+  const level = data.heading === 'h1' ? 'h2' : 'h3';
+  return h('section', { class: 'awards', 'aria-label': t('aw.title') },
+    h(level, { class: 'h3', text: t('aw.title') }),
+    h('ul', { class: 'awards-list' }, lines.map((line) => h('li', { text: line }))));
+}

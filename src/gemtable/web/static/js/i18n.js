@@ -40,7 +40,7 @@ async function gameTexts(code) {
 }
 
 function extraTexts(stem, code) {
-  return fetch(`/static/i18n/${stem}.${code}.json`).then((res) => (res.ok ? res.json() : {})).catch(() => ({}));
+  return fetch(`${gameFile(stem) ? stem : `/static/i18n/${stem}`}.${code}.json`).then((res) => (res.ok ? res.json() : {})).catch(() => ({}));
 }
 
 export async function loadLang(code) {
@@ -61,8 +61,9 @@ export function initLang(forGames = null) {
   return loadLang(pickLang());
 }
 
-/** The texts of /static/i18n/STEM.LANG.json too, from now on (a module loaded on demand brings its words:
- *  story.js the notices', settings-form.js the start page's and the host's sheet's: forms.LANG.json). */
+/** The texts of /static/i18n/STEM.LANG.json (or a game's: /games/NAME/STEM) too, from now on (a module loaded
+ *  on demand brings its words: story.js the notices', settings-form.js the start page's and the host's sheet's:
+ *  forms.LANG.json). */
 export async function loadTexts(stem) {
   if (extras.has(stem)) return;
   extras.add(stem);
