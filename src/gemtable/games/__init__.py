@@ -112,8 +112,24 @@ def replay(record: GameRecord) -> GameState:
     shape) is a :class:`BadRecord` naming the input, never another exception."""
     state = _new(record)
     for step, item in enumerate(record.inputs):
+        _before(state, record.inputs, step)
         _apply(state, step, item)
     return state
+
+
+HELD_END = ["end", "held"]
+"""The host's end during a held reveal (the table's beat), before the next card was turned.  A record replays
+without beats — a reveal turns the next card at once — so the input before it is applied with the reveals held
+(:func:`_before`), and the game ends where it was ended, the card unturned."""
+
+
+def _before(state: GameState, inputs: list[Any], step: int) -> None:
+    """Before input ``step``: if the host's held end follows it, hold the reveals, as the table did."""
+    if step + 1 < len(inputs) and inputs[step + 1] == HELD_END:
+        hold = getattr(state, "hold_reveals", None)
+        if hold is None:
+            raise BadRecord(f"input {step + 1} ends a held reveal in a game that holds none")
+        hold()
 
 
 def replay_steps(record: GameRecord, simultaneous: bool, finished: bool = False) -> list[JSON]:
@@ -131,8 +147,9 @@ def replay_steps(record: GameRecord, simultaneous: bool, finished: bool = False)
     steps: list[JSON] = []
     moves: dict[str, Move] = {}
     for index, item in enumerate(record.inputs):
+        _before(state, record.inputs, index)
         _apply(state, index, item)
-        if item == ["end"]:
+        if item in (["end"], HELD_END):
             step: JSON = {"end": True}
         elif _is_roster(item):
             step = {"round": list(item[1])}
@@ -163,6 +180,11 @@ def _apply(state: GameState, step: int, item: object) -> None:
     """One input of a record applied (see :func:`replay`)."""
     try:
         if item == ["end"]:
+            state.end()
+        elif item == HELD_END:
+            held = getattr(state, "held", None)
+            if held is None or not held():
+                raise BadRecord(f"input {step} ends a held reveal where none is held")
             state.end()
         elif _is_roster(item):
             state.start_round(list(cast(list[int], cast(list[object], item)[1])))

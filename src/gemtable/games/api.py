@@ -251,7 +251,8 @@ class GameRecord:
 
     ``inputs`` holds ``["round", [seats...]]`` for every roster and
     ``[seat, move]`` for every move, in the order they were applied, and a
-    last ``["end"]`` when the game was ended early.
+    last ``["end"]`` when the game was ended early (``["end", "held"]``: during a held reveal, before what follows
+    it; ``replay`` holds the reveal before it).
     """
 
     game: str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -9,8 +10,9 @@ import pytest
 from gemtable.games import GameRecord, replay
 from gemtable.games.api import BadRecord, GameError
 from gemtable.games.expedition import CAMP, DEEPER, Expedition
+from gemtable.games.expedition.rules import rules_for
 
-from ._helpers import CLASSIC, TABLE, new_game, replayed, snapshot, step, views_json
+from ._helpers import CLASSIC, TABLE, new_game, path_names, replayed, snapshot, step, views_json
 
 
 def round_trip(record: GameRecord) -> GameRecord:
@@ -106,3 +108,25 @@ def test_the_record_is_stable_after_the_game() -> None:
     step(state, 0, 1)
     assert state.record() == state.record()
     assert state.record().to_json() == round_trip(state.record()).to_json()
+
+
+def test_a_game_ended_during_a_held_reveal_replays_with_the_next_card_unturned() -> None:
+    """The host ends the game in the reveal's beat, before the next card (a second Spiders, which would collapse
+    the last cave and end the game by itself): the record says so (``["end", "held"]``) and replays to the same
+    end, the card unturned — a record replays without beats, so the reveal before it is replayed held."""
+    state = new_game([["5", "spiders", "spiders"]], seats=2, rules=rules_for("table", {"caves": 1}))
+    state.hold_reveals()
+    step(state)  # both go deeper: the reveal is held before the next card
+    state.go_on()  # the beat is over: the Spiders
+    step(state)  # deeper again: held before the second Spiders
+    assert state.held() and path_names(state) == ["5", "spiders"]
+    state.end()
+    record = state.record()
+    assert record.inputs[-1] == ["end", "held"]
+    again = replayed(record)
+    assert path_names(again) == ["5", "spiders"] and again.is_over()
+    assert views_json(again) == views_json(state) and again.record() == record
+
+    forged = dataclasses.replace(record, inputs=[*record.inputs[:-2], ["end", "held"]])  # no reveal before it
+    with pytest.raises(BadRecord, match="ends a held reveal"):
+        replay(forged)

@@ -259,7 +259,7 @@ class ExpeditionState:
         are dropped."""
         if self.phase == OVER:
             raise IllegalMove("the game is over")
-        self.inputs.append(["end"])
+        self.inputs.append(["end", "held"] if self.phase == REVEAL else ["end"])  # (held: before the next card)
         if self.phase == CHOOSE or self.phase == REVEAL:
             carried = self.carried
             for seat in self.inside:
