@@ -144,12 +144,15 @@ def test_a_watcher_who_takes_a_freed_chair_keeps_their_points() -> None:
     table.leave(players[6], 2.5)  # Gus leaves: Ivy, first in the queue, takes his chair for the next cave
     assert table.people[ivy].chair is not None
     mine = table_view(table, ivy, 2.5)["me"]["audience"]
-    assert mine["score"] == 1 and mine["rank"] == 1 and mine["open"] is None
+    assert mine["score"] == 1 and mine["rank"] == 1 and mine["open"] is not None, "no seat in this cave: she watches"
+    now = run_clock(table, 3.0, lambda t: t.people[ivy].seat is not None)  # the next cave: she walks in
+    mine = table_view(table, ivy, now)["me"]["audience"]
+    assert mine["score"] == 1 and mine["open"] is None
     with pytest.raises(TableError) as refused:
-        table.predict(ivy, key(table), 3.0, collapse=True)
+        table.predict(ivy, "1/2.1", now, collapse=True)
     assert refused.value.code == "not-watching"
     assert [row["name"] for row in standings(table.audience, table)] == ["Ivy"]
-    now = run_clock(table, 3.0, lambda t: t.phase == RESULTS)
+    now = run_clock(table, now, lambda t: t.phase == RESULTS)
     table.start(players[0], 9, now)
     table.tick(now)
     assert table_view(table, ivy, now)["me"]["audience"]["score"] == 1, "the points are the night's"

@@ -1,10 +1,11 @@
 """The audience plays: the people watching predict, and score, at every decision of the game.
 
-Who is the audience: everyone at the table who is not playing the game under way — the queue for a chair
-(the ninth person on), and anyone without a chair or a seat of this game.  A phone looking on without joining
-(a spectator, the TV) is nobody the table knows, so it has no score to keep: it joins (the queue, when the
-chairs are taken) to predict.  A player in a chair, or with a seat of the game under way, does not predict
-(``not-watching``): the audience is not a channel to the table, nor the table's to itself.
+Who is the audience: everyone at the table who has no seat in the game under way — the queue for a chair
+(the ninth person on), and someone who took a chair during the game and waits to walk into the next cave.  A
+phone looking on without joining (a spectator, the TV) is nobody the table knows, so it has no score to keep:
+it joins (the queue, when the chairs are taken) to predict.  A player of the game under way (a seat in it,
+even walked out, away or gone) does not predict (``not-watching``): the audience is not a channel to the
+table, nor the table's to itself.
 
 What is asked is the game's (``games.api.Forecasts``): the expedition asks, at every decision, *who walks
 out* (any of the seats still in the cave) and *does the next card collapse the cave* (yes or no; either part
@@ -118,8 +119,8 @@ def open_question(table: Table) -> JSON | None:
 
 
 def may_predict(person: Person) -> bool:
-    """Whether this person is of the audience: here, not a bot, without a chair or a seat of the game."""
-    return not person.is_bot and person.status != Status.GONE and person.chair is None and person.seat is None
+    """Whether this person is of the audience: here, not a bot, without a seat in the game under way."""
+    return not person.is_bot and person.status != Status.GONE and person.seat is None
 
 
 def predict(table: Table, pid: int, key: object, now: float, **parts: object) -> None:
