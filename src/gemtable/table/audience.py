@@ -305,9 +305,10 @@ def public_view(table: Table) -> JSON | None:
 
 def own_view(table: Table, me: Person) -> JSON | None:
     """What a person is shown of their own audience play: the question open to them, their call for it, their
-    points and rank, and their last scored question.  None for a player who has never predicted."""
+    points and rank, and their last scored question.  None for anyone with no points who is not watching a game
+    (a player, everyone in the lobby): their phones never load the audience's panel."""
     aud: Audience = table.audience
-    can = may_predict(me)
+    can = may_predict(me) and table.in_game()
     if not can and me.id not in aud.scores:
         return None
     question = open_question(table) if can else None

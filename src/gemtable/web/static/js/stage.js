@@ -1,5 +1,6 @@
 // The TV's own part of the table page (tv.js hands it to runTable; a phone never loads it): its words
-// (i18n/tv.LANG.json), the big "Waiting for: Bob" line and the queue of watchers under the stage. The game's
+// (i18n/tv.LANG.json), the big "Waiting for: Bob" line, the queue of watchers and, between caves and at the end,
+// the audience's standings (issue 42) under the stage. The game's
 // own stage is its module's (the expedition's stage.js); the type scale is tv.css's.
 
 import { h, $, put, show } from './dom.js';
@@ -50,6 +51,11 @@ export function renderStage(app) {
   if (queue.length) {
     const names = listed(queue.map(personName)) + (more ? t('list.comma') + t('tv.more', { n: more }) : '');
     lines.push(h('p', { class: 'tv-queue', id: 'tv-queue', text: t('tv.queue', { n: queue.length + more, names }) }));
+  }
+  const ranked = table.audience?.standings || [];  // the audience's first five, between caves and at the end
+  if (ranked.length && (table.phase === 'pause' || table.phase === 'results')) {
+    lines.push(h('p', { class: 'tv-queue', id: 'tv-audience' }, h('span', { class: 'lbl', text: t('tv.audience') }), ' ',
+      listed(ranked.map((r) => t('tv.audience_row', { rank: r.rank, name: r.name, n: r.points })))));
   }
   show(foot, lines.length > 0);
   put(foot, lines);
