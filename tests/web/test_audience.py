@@ -12,7 +12,9 @@ from playwright.sync_api import expect
 from tests.server.harness import ServerProcess
 from tests.web.a11y import hand_checks, playwright_run, violations
 from tests.web.conftest import Browser
+from tests.web.test_hold import HOLDS
 from tests.web.test_play import join
+from tests.web.test_stage import off_stage
 
 pytestmark = pytest.mark.browser
 
@@ -60,3 +62,6 @@ def test_the_ninth_person_predicts_by_tapping_and_the_tv_shows_the_standings(
     ann.locator("#move-camp").tap()
     expect(tv.locator("#tv-audience")).to_have_text("The audience: 1. Ivy (1 point)")
     shot(tv, "tv-42-audience")
+    for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720}):  # it fits, the QR code too
+        tv.set_viewport_size(size)
+        assert tv.evaluate(HOLDS) == [] and off_stage(tv) == [], size
