@@ -95,6 +95,8 @@ class Audience:
     results: dict[int, JSON] = field(default_factory=dict)
     """Each person's last scored question: its key and what each part earned (their own: only they see it)."""
 
+    ranked: tuple[int, list[JSON]] | None = None
+    """The standings as of an event (its number): ``standings``' cache."""
     heard: int = 0
     """``predicted`` events applied: a notice's id does not count them (``Table.tell``)."""
 
@@ -279,7 +281,14 @@ def _score_part(table: Table, aud: Audience, asked: Asked, part: str, truth: Any
 
 
 def standings(aud: Audience, table: Table) -> list[JSON]:
-    """Everyone with points, most first; equal points: the first to reach them first, sharing the rank."""
+    """Everyone with points, most first; equal points: the first to reach them first, sharing the rank.  Built
+    once per event (a broadcast asks for it once, and for every watcher's rank)."""
+    if aud.ranked is None or aud.ranked[0] != table.log.events:
+        aud.ranked = (table.log.events, _standings(aud, table))
+    return aud.ranked[1]
+
+
+def _standings(aud: Audience, table: Table) -> list[JSON]:
     order = sorted(
         (pid for pid, points in aud.scores.items() if points > 0), key=lambda p: (-aud.scores[p], aud.reached[p], p)
     )
@@ -313,7 +322,11 @@ def own_view(table: Table, me: Person) -> JSON | None:
         return None
     question = open_question(table) if can else None
     call = aud.calls.get(me.id) if question is not None else None
-    rank = next((row["rank"] for row in standings(aud, table) if row["id"] == me.id), None)
+    rank = (
+        next((row["rank"] for row in standings(aud, table) if row["id"] == me.id), None)
+        if me.id in aud.scores
+        else None
+    )
     return {
         "open": question,
         "mine": None if call is None else call.to_json(),
