@@ -1,6 +1,6 @@
 """The audience plays, through a real server over real WebSockets: a watcher predicts during a whole short
 scripted game, is refused after the reveal, scores; the players and the TV never learn a prediction before
-the reveal (not even that one was made: no frame reaches them for it)."""
+the reveal (not even that one was made: no frame reaches them for it); after a kill -9 her points are back."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_a_watcher_predicts_a_whole_game_is_refused_after_the_reveal_and_nobody_
 ) -> None:
     code = server.create_table(script=SCRIPT, seconds=30, pause=0.5, options={"caves": 1})
 
-    async def scenario() -> None:
+    async def scenario() -> str:
         ann, bob, cat = [await Client.open(server.ws) for _ in range(3)]
         tv = await Client.open(server.ws)
         for client, name in ((ann, "Ann"), (bob, "Bob"), (cat, "Cat")):
@@ -114,7 +114,21 @@ def test_a_watcher_predicts_a_whole_game_is_refused_after_the_reveal_and_nobody_
         assert (await spectator.error())["code"] == "spectator"
         for client in (*players, ivy, spectator):
             await client.close()
+        return ivy.token or ""
 
-    run(asyncio.wait_for(scenario(), 60))
+    token = run(asyncio.wait_for(scenario(), 60))
+    server.kill()  # SIGKILL: the table comes back from its log, the audience's calls and points with it
+    server.start()
+
+    async def after_restart() -> dict[str, Any]:
+        ivy = await Client.open(server.ws)
+        await ivy.hello(code, token)
+        state = await ivy.until(lambda s: s["me"] is not None)
+        await ivy.close()
+        return state
+
+    back = run(asyncio.wait_for(after_restart(), 30))
+    assert back["me"]["audience"]["score"] == 4 and back["me"]["audience"]["rank"] == 1
+    assert back["audience"]["standings"] == [{"id": back["me"]["id"], "name": "Ivy", "points": 4, "rank": 1}]
     status, record = server.get("/api/tables/" + code + "/games/1")
     assert status == 200 and "audience" not in json.dumps(record) and "predicted" not in json.dumps(record)
