@@ -98,6 +98,7 @@ def test_refusals_say_what_is_wrong_and_change_nothing() -> None:
     cases: list[tuple[int, object, dict[str, object], str]] = [
         (players[0], first, {"collapse": True}, "not-watching"),
         (ivy, first, {}, "bad-prediction"),
+        (ivy, first, {"out": []}, "bad-prediction"),
         (ivy, first, {"out": [42]}, "bad-prediction"),
         (ivy, first, {"out": [0, 0]}, "bad-prediction"),
         (ivy, first, {"out": "0"}, "bad-prediction"),

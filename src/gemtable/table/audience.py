@@ -161,7 +161,7 @@ def _call(question: JSON, parts: dict[str, object]) -> Call:
                 raise TableError("bad-prediction", f"{str(seat)[:12]!r} is not a seat still in the cave")
         if len(set(out)) != len(out):
             raise TableError("bad-prediction", "name each explorer once")
-        call.out = tuple(sorted(out))
+        call.out = tuple(sorted(out)) or None  # (naming nobody is no call)
     if collapse is not None:
         if not question.get("collapse") or type(collapse) is not bool:
             raise TableError("bad-prediction", "the collapse is called true (yes) or false (no)")
