@@ -296,7 +296,7 @@ def owned_web_files() -> set[Path]:
     owned: set[Path] = set()
     for manifest in GAMES:
         web = folder(manifest) / "web"
-        named = [p for p in (manifest.page, manifest.rules_page, *manifest.styles) if p]
+        named = [p for p in (manifest.page, manifest.rules_page, manifest.replay_page, *manifest.styles) if p]
         owned |= {web / path for path in named}
         owned |= {path for stem in manifest.translations for path in web.glob(f"{stem}.*.json")}
         owned |= {path for pattern in manifest.assets for path in web.glob(pattern)}

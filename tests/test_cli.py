@@ -149,3 +149,55 @@ def test_replay_prints_the_names_and_places_a_tables_record_holds(
     path.write_text(json.dumps({k: v for k, v in record.items() if k != "names"}))  # a record without names
     assert main(["replay", str(path)]) == 0
     assert f"seat 0: {scores[0]}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", ["expedition", "booty"])
+def test_replay_html_writes_one_page_that_needs_nothing_else(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--html``: the replay page with its styles, its script, the game's drawing module and the steps inside,
+    no address of anything outside (it opens from the file); its steps are the record's, its words one language's."""
+    import re
+    from html.parser import HTMLParser
+
+    from gemtable.games import find_manifest, replay_steps
+    from gemtable.games.api import GameRecord
+
+    bots = {"expedition": ["odds", "cautious", "random"], "booty": ["greedy", "random", "greedy"]}[game]
+    record = play_bots(game, {}, bots, 5).record().to_json()
+    names = {"0": "</script><b>Réka", "1": "שלום", "2": "Gergő"}  # (a name cannot end the page's script)
+    path, out = tmp_path / "game.json", tmp_path / "replay.html"
+    path.write_text(json.dumps({**record, "names": names}), encoding="utf-8")
+    assert main(["replay", str(path), "--html", str(out), "--lang", "hu"]) == 0
+    assert str(out) in capsys.readouterr().out
+    page = out.read_text("utf-8")
+
+    class Refs(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[tuple[str, str]] = []
+            self.data: list[str] = []
+            self.inside = False
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.found += [(tag, f"{k}={v}") for k, v in attrs if k in ("src", "href", "action")]
+            self.inside = ("id", "replay-data") in attrs
+
+        def handle_data(self, data: str) -> None:
+            if self.inside:
+                self.data.append(data)
+
+    refs = Refs()
+    refs.feed(page)
+    assert refs.found == [("a", "href=#main")], refs.found  # nothing to fetch, no link off the page
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|/)""", page) and "@import" not in page
+    assert page.lower().count("</script>") == 3 and "<b>Réka" not in page
+    data = json.loads("".join(refs.data))
+    assert data["lang"] == "hu" and data["strings"]["rp.next"].startswith("Tovább") and data["names"] == names
+    manifest = find_manifest(game)
+    steps = replay_steps(GameRecord.from_json(record), manifest.simultaneous)
+    assert [{k: v for k, v in step.items() if k != "view"} for step in data["steps"]] == [
+        {k: v for k, v in step.items() if k != "view"} for step in steps
+    ]
+    assert data["steps"][-1]["view"]["scores"] == record["scores"] and data["drawing"] is None
+    assert 'id="replay-game"' in page and "export function draw" in page  # the game's drawing module, inside

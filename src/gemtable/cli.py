@@ -153,9 +153,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sim.set_defaults(run=_simulate)
 
-    rep = commands.add_parser("replay", help="replay a game record and print its outcome")
+    rep = commands.add_parser(
+        "replay", help="replay a game record and print its outcome (--html: write it as a page to step through)"
+    )
     rep.add_argument("file", type=Path, help="a record as JSON (or - for standard input)")
     rep.add_argument("--json", action="store_true")
+    rep.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="OUT.html",
+        help="also write the game step by step as one self-contained page (opens from the file, no network)",
+    )
+    rep.add_argument("--lang", default="en", choices=("en", "hu", "ja"), help="the page's language (default en)")
     rep.set_defaults(run=_replay)
 
     bench = commands.add_parser("bench", help="benchmarks")
@@ -231,6 +241,8 @@ def _replay(args: argparse.Namespace) -> int:
         "names": names,
         "matches_record": matches,
     }
+    if args.html is not None:
+        _write_html(raw_record, args.html, args.lang)
     if args.json:
         print(json.dumps(outcome, ensure_ascii=False))
     else:
@@ -239,7 +251,20 @@ def _replay(args: argparse.Namespace) -> int:
             who = f"{names[seat]} (seat {seat})" if names[seat] is not None else f"seat {seat}"
             print(f"  {_ordinal(places[seat]):>4}  {who}: {score}{'  (winner)' if seat in winners else ''}")
         print("  matches the recorded result" if matches else "  DIFFERS from the recorded result")
+        if args.html is not None:
+            print(f"  the replay, step by step: {args.html}")
     return 0 if matches else 1
+
+
+def _write_html(raw_record: object, out: Path, lang: str) -> None:
+    """The replay page of the record, with everything it needs inside (``server/replay.py``), written to ``out``."""
+    from gemtable.server.replay import replay_html, replay_json
+
+    page = replay_html(replay_json(raw_record if isinstance(raw_record, dict) else {}, lang))
+    try:
+        out.write_text(page, "utf-8")
+    except OSError as exc:
+        raise GameError(f"cannot write {out}: {exc.strerror or exc}") from exc
 
 
 def _seat_names(record: object, seats: int) -> list[str | None]:

@@ -202,8 +202,9 @@ def test_nested_json_huge_numbers_and_odd_game_numbers_get_clear_answers(live: S
         status, answer, _ = target.request("POST", "/api/tables", body, source="127.122.0.1")
         assert status == 400 and json.loads(answer)["error"] == "bad-request"
     for number in ("99999999999999999999", "-99999999999999999999", "9223372036854775808", "0", "-1"):
-        status, answer, _ = target.request("GET", f"/api/tables/ACDE/games/{number}", source="127.122.0.2")
-        assert status == 404 and json.loads(answer)["error"] == "no-record", number
+        for tail in ("", "/replay.json"):
+            status, answer, _ = target.request("GET", f"/api/tables/ACDE/games/{number}{tail}", source="127.122.0.2")
+            assert status == 404 and json.loads(answer)["error"] == "no-record", number
     status, answer, _headers = target.request("GET", "/api/tables/ACDE/games/" + "9" * 5000, source="127.122.0.3")
     assert status == 400
     clean_log(live)
@@ -221,6 +222,7 @@ def test_every_kind_of_response_carries_the_security_headers(live: ServerProcess
                 f"/t/{code}",
                 f"/t/{code}/tv",
                 f"/t/{code}/results/1",
+                f"/t/{code}/games/1/replay",
                 "/rules/expedition",
                 "/manifest.webmanifest",
                 "/api/games",
@@ -229,6 +231,7 @@ def test_every_kind_of_response_carries_the_security_headers(live: ServerProcess
                 f"/api/tables/{code}",
                 f"/api/tables/{code}/qr.svg",
                 f"/api/tables/{code}/games/1",
+                f"/api/tables/{code}/games/1/replay.json",
                 "/api/tables/QQQQ",
                 "/nowhere",
             )

@@ -136,4 +136,89 @@ def test_the_record_names_nothing_secret_of_a_game_under_way(server: ServerProce
             return [fetch(server, f"/api/tables/{code}/games/1{tail}")[0] for tail in ("", "/card.svg", "/record.json")]
 
     assert run(scenario()) == [404, 404, 404]
-    assert server.get(f"/api/tables/{code}/games") == (200, {"code": code, "games": []})
+    assert server.get(f"/api/tables/{code}/games") == (200, {"code": code, "games": [], "standings": []})
+
+
+def play_night(server: ServerProcess, names: list[str], campers: list[set[int]]) -> str:
+    """A table where ``names`` play one short cave per game, a game for each set of ``campers``: those walk out at
+    the first card (a 5), the others go deeper into two Spiders.  The table's code, its games finished."""
+    code = server.create_table(script=[["5", "spiders", "spiders"]], options={"caves": 1}, seconds=10, pause=0.5)
+
+    async def scenario() -> None:
+        clients = [await Client.open(server.ws) for _ in names]
+        for client, name in zip(clients, names, strict=True):
+            await client.join(code, name)
+        await clients[0].until(lambda s: len(s["people"]) == len(names))
+        for number, out in enumerate(campers, 1):
+            await clients[0].start()
+
+            async def play(index: int, client: Client, number: int = number, out: set[int] = out) -> None:
+                done: set[tuple[int, int, int]] = set()
+                while True:
+                    s = await client.until(
+                        lambda s: (
+                            (s["phase"] == "results" and s["results"] == list(range(1, number + 1)))
+                            or (s["phase"] == "playing" and to_act(s) and key(s) not in done)
+                        ),
+                        30,
+                    )
+                    if s["phase"] == "results":
+                        return
+                    done.add(key(s))
+                    await client.choose("camp" if index in out else "deeper")
+
+            await asyncio.gather(*(play(i, c) for i, c in enumerate(clients)))
+        for client in clients:
+            await client.close()
+
+    run(scenario())
+    return code
+
+
+NIGHT = [
+    {"name": "Ann", "bot": False, "place": 1, "points": 5, "wins": 2, "games": 2, "places": [[1, 1], [2, 1]]},
+    {"name": "Bob", "bot": False, "place": 2, "points": 2, "wins": 1, "games": 2, "places": [[1, 2], [2, 1]]},
+    {"name": "Cleo", "bot": False, "place": 3, "points": 0, "wins": 0, "games": 2, "places": [[1, 2], [2, 3]]},
+]
+"""The standings of :func:`play_night` with Ann, Bob and Cleo, Ann walking out alone, then Ann and Bob."""
+
+
+def test_the_nights_standings_add_up_its_games_and_survive_a_kill(server: ServerProcess) -> None:
+    """Two games at one table: Ann walks out alone with 3 gems in the first; Ann and Bob walk out together in the
+    second (2 each).  The night's standings (points by place, ``table/night.py``) add them up, in
+    the night's list and its card, and are the same after the server is killed (SIGKILL) and started again."""
+    code = play_night(server, ["Ann", "Bob", "Cleo"], [{0}, {0, 1}])
+    status, night = server.get(f"/api/tables/{code}/games")
+    assert status == 200 and [g["scores"] for g in night["games"]] == [[3, 0, 0], [2, 2, 0]]
+    assert night["standings"] == NIGHT
+    status, first = server.get(f"/api/tables/{code}/games?through=1")  # as they stood after game 1
+    assert status == 200 and first["games"] == night["games"]
+    assert [(e["name"], e["points"], e["places"]) for e in first["standings"]] == [
+        ("Ann", 3, [[1, 1]]),
+        ("Bob", 0, [[1, 2]]),
+        ("Cleo", 0, [[1, 2]]),
+    ]
+    assert server.get(f"/api/tables/{code}/games?through=x")[1] == night  # (not a number: the whole night)
+    status, headers, svg = fetch(server, f"/api/tables/{code}/night.svg")
+    assert status == 200 and headers["content-type"] == "image/svg+xml"
+    assert headers["content-disposition"] == f'inline; filename="gemtable-{code}-night.svg"'
+    lines = texts(svg)
+    assert "The night's standings" in lines and "Points" in lines and "2 / 2" in lines and "5" in lines
+    desc = ET.fromstring(svg).find(f"{SVG}desc")
+    assert desc is not None and "1st \u2068Ann\u2069: 5 points" in "".join(desc.itertext())
+    assert [line for line in lines if line in {"1st", "2nd", "3rd"} or line.startswith("\u2068")] == [
+        "1st",
+        "\u2068Ann\u2069",
+        "2nd",
+        "\u2068Bob\u2069",
+        "3rd",
+        "\u2068Cleo\u2069",
+    ]
+    assert "今夜の順位" in texts(fetch(server, f"/api/tables/{code}/night.svg?lang=ja")[2])
+    assert fetch(server, "/api/tables/QQQQ/night.svg")[0] == 404
+    assert fetch(server, f"/api/tables/{code}/night.svg", **{"Sec-Fetch-Site": "cross-site"})[0] == 403
+
+    server.kill()  # SIGKILL: no clean shutdown
+    server.start()
+    assert server.get(f"/api/tables/{code}/games") == (200, night)
+    assert fetch(server, f"/api/tables/{code}/night.svg")[2] == svg

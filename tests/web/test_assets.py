@@ -26,7 +26,7 @@ def translations(lang: str, stem: Path | None = None) -> dict[str, object]:
     if stem is not None:
         return dict(json.loads(stem.with_name(f"{stem.name}.{lang}.json").read_text(encoding="utf-8")))
     merged = dict(json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
-    for stem in [*shared_stems(), *game_stems()]:
+    for stem in [*shared_stems(), *game_stems(), *replay_stems()]:
         merged.update(translations(lang, stem))
     return merged
 
@@ -39,6 +39,12 @@ def shared_stems() -> list[Path]:
 def game_stems() -> list[Path]:
     """Every game's translation files (without ``.LANG.json``), in its own web folder."""
     return [web / stem for manifest in manifests() if (web := game_web(manifest)) for stem in manifest.translations]
+
+
+def replay_stems() -> list[Path]:
+    """The words of each game's replay module (``replay.LANG.json`` beside its ``replay_page``): the replay page
+    alone loads them (server/replay.py), so that no other page of the game carries them."""
+    return [web / "replay" for manifest in manifests() if manifest.replay_page and (web := game_web(manifest))]
 
 
 def test_every_game_names_translation_files_in_every_language() -> None:
@@ -55,7 +61,7 @@ def placeholders(value: object) -> set[str]:
 
 @pytest.mark.parametrize("lang", ["hu", "ja"])
 def test_every_language_has_every_text_with_the_same_placeholders(lang: str) -> None:
-    for stem in [*shared_stems(), *game_stems()]:
+    for stem in [*shared_stems(), *game_stems(), *replay_stems()]:
         assert set(translations(lang, stem)) == set(translations("en", stem)), stem
     english = translations("en")
     other = translations(lang)
@@ -181,6 +187,9 @@ def test_a_games_scripts_find_their_words_in_its_own_texts_or_the_shared_ones() 
         for stem in manifest.translations:
             own.update(translations("en", web / stem))
         shared = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+        if manifest.replay_page:  # its replay module's words, and the replay page's it is handed
+            own.update(translations("en", web / "replay"))
+            shared.update(translations("en", STATIC / "i18n" / "replay"))
         used = set()
         for path in sorted(web.rglob("*.js")):
             used |= set(re.findall(r"\bt\('([a-z_]+\.[a-z_.\-]+)'", path.read_text(encoding="utf-8")))

@@ -15,8 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
-from tests.server.test_night_kept import HOSTILE, play_short_game
+from tests.server.test_night_kept import HOSTILE, play_night, play_short_game
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import SHOTS, Browser
+from tests.web.test_hold import holds
 
 pytestmark = pytest.mark.browser
 
@@ -68,3 +70,43 @@ def test_the_results_page_keeps_the_game_and_the_night_lists_it(
     expect(viewer.locator("svg title")).to_have_text(f"The expedition · Game 1. \u2068{HOSTILE[0]}\u2069 wins!")
     SHOTS.mkdir(parents=True, exist_ok=True)
     viewer.screenshot(path=str(SHOTS / "result-card.png"), clip={"x": 0, "y": 0, "width": 800, "height": 560})
+
+
+def test_the_nights_standings_on_the_night_page_the_results_and_the_tv(
+    server: ServerProcess, browser: Browser, shot: Any
+) -> None:
+    """Two games at one table (Python players): the night's page leads with the standings and their card, the
+    second game's results show them under the game's, and the TV's results name the leaders in its foot."""
+    with ThreadPoolExecutor(1) as other:
+        code = other.submit(play_night, server, ["Ann", "Bob", "Cleo"], [{0}, {0, 1}]).result(60)
+    page = browser.phone("night")
+    page.goto(f"/t/{code}/night")
+    board = page.locator(".night-standings")
+    expect(board.locator("h2")).to_have_text("The night's standings")
+    rows = board.locator("tbody tr")
+    expect(rows).to_have_count(3)
+    assert [rows.nth(i).locator("td, th").all_inner_texts() for i in range(3)] == [
+        ["1st", "\u2068Ann\u2069", "2 / 2", "5"],
+        ["2nd", "\u2068Bob\u2069", "1 / 2", "2"],
+        ["3rd", "\u2068Cleo\u2069", "0 / 2", "0"],
+    ]
+    expect(page.locator("#night-card-link")).to_have_attribute("href", f"/api/tables/{code}/night.svg?lang=en")
+    expect(page.locator(".night-game")).to_have_count(2)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert_accessible(page, "the night's standings (a phone)")
+    shot(page, "night-standings")
+    page.locator("#lang").select_option("ja")
+    expect(board.locator("h2")).to_have_text("今夜の順位")
+    expect(rows.first.locator("td").first).to_have_text("1位")
+
+    page.goto(f"/t/{code}/results/2")
+    expect(page.locator(".night-standings tbody tr")).to_have_count(3)
+    expect(page.locator(".night-standings tbody tr").first.locator("td").first).to_have_text("1位")  # (kept: ja)
+
+    tv = browser.tv()
+    tv.goto(f"/t/{code}/tv")
+    line = tv.locator("#tv-night")
+    expect(line).to_have_text("The night: 1. \u2068Ann\u2069 (5) · 2. \u2068Bob\u2069 (2) · 3. \u2068Cleo\u2069 (0)")
+    problems: list[str] = []
+    holds(tv, "night-results", problems, shot)
+    assert not problems, "\n".join(problems)

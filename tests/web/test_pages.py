@@ -18,6 +18,10 @@ from tests.web.test_play import contrast_failures, join, small_targets
 pytestmark = pytest.mark.browser
 
 BUDGET = 150 * 1024
+REPLAY_BUDGET = 56 * 1024
+"""The replay page (``/t/CODE/games/N/replay``) of a one-cave game: its page, code, styles, the game's drawing
+module and the replay (its steps and its words), everything it loads (measured in tests/web/test_replay.py,
+which opens it anyway; about 44 KB, of which the shared app.css is 15)."""
 
 
 def test_the_start_page_creates_a_table_and_lands_on_the_name_prompt(
@@ -191,7 +195,8 @@ class _Inline(HTMLParser):
 
 def test_no_inline_code_a_strict_csp_and_no_violation(server: ServerProcess, browser: Browser) -> None:
     code = server.create_table()
-    pages = ["/", f"/t/{code}", f"/t/{code}/tv", f"/t/{code}/results/1", "/rules/expedition", "/rules/booty"]
+    pages = ["/", f"/t/{code}", f"/t/{code}/tv", f"/t/{code}/results/1", f"/t/{code}/games/1/replay"]
+    pages += ["/rules/expedition", "/rules/booty"]
     for path in pages:
         with urllib.request.urlopen(server.base + path) as response:
             csp = response.headers.get("content-security-policy", "")

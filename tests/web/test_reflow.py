@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.harness import ServerProcess
-from tests.web.conftest import ARGS, CHROMIUM, ROOM_HOST, SHOTS, Browser, room_base
+from tests.web.conftest import ARGS, CHROMIUM_FULL, ROOM_HOST, SHOTS, Browser, room_base
 from tests.web.crowd import Crowd
 from tests.web.reflow import BIG_TEXT, NARROW, ZOOM, big_text_problems, bigtext_profile, reflow_problems
 from tests.web.test_booty import BAG, booty_table
@@ -45,7 +45,13 @@ def bigtext(chromium: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     (Through the module's Playwright: one sync Playwright at a time.)"""
     profile = bigtext_profile(tmp_path_factory.mktemp("bigtext"))
     context = chromium.browser_type.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, is_mobile=True, has_touch=True, **BIG_TEXT
+        str(profile),
+        executable_path=CHROMIUM_FULL,
+        headless=True,
+        args=ARGS,
+        is_mobile=True,
+        has_touch=True,
+        **BIG_TEXT,
     )
     context.set_default_timeout(10_000)
     yield context

@@ -8,8 +8,8 @@ turn (rotate, pick a spot, place), the host's Pause reached and kept with the ke
 1280×720 with eight long names in a paused decision; and issue 41's screens: a tap while reconnecting, a phone
 cut off and back ("While you were away"), extra time, a bot mid-game and a switch of game, the start's countdown,
 a pause, a ban and a removal, the ready check, the last call, looks kept across games, the silent hold, and the
-night kept (the result card and the record on the results page, the night's games); issue 42's audience (a
-watcher predicts and sees the score).
+night kept (the result card and the record on the results page, the night's games); issue 42's replay stepped by
+keyboard, and its audience (a watcher predicts and sees the score).
 axe-core and the hand checks at their moments, in English, Hungarian and Japanese in turn (``accessible``).
 Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
 """
@@ -29,6 +29,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.server.harness import ServerProcess
 from tests.server.test_night_kept import HOSTILE, play_short_game
+from tests.server.test_replay_page import play_booty
 from tests.web.a11y import check_page, webdriver_run
 from tests.web.conftest import ROOM_HOST, SHOTS, room_base
 from tests.web.crowd import Crowd
@@ -880,3 +881,31 @@ def test_a_watcher_predicts_and_sees_the_score_in_webkit(server: ServerProcess, 
     ivy.wait_text("#aud-scored", "Your call scored 1 point")
     ivy.wait_text("#aud-score", "You have 1 point tonight")
     shot(ivy, "phone-audience")
+
+
+def test_the_replay_steps_a_booty_game_by_keyboard_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """Issue 42's replay, in WebKit (test_replay.py in Chromium steps an expedition): a finished Booty Hunter game
+    stepped by the keys alone, tile by tile to the count, whose scores are the record's; axe in Hungarian."""
+    code = play_booty(server)  # (Python clients: no event loop of Playwright's in this module)
+    record = server.get(f"/api/tables/{code}/games/1")[1]
+    page = webkit.phone("replay")
+    page.goto(f"/t/{code}/games/1/replay")
+    page.wait_text("#rp-counter", "Step 1 of 10 · tile 0 of 9")
+    page.keys(Keys.ARROW_RIGHT)
+    page.wait_text("#rp-counter", "Step 2 of 10 · tile 1 of 9")
+    seat, move = record["inputs"][1]
+    x, y, _ = move.split(",")
+    page.wait_text("#rp-live", f"{record['names'][str(seat)]}\u2069 (Red) placed a tile at column {x}, row {y}")
+    assert page.count(".rp-board .rp-tile") == 1
+    page.keys(Keys.END)
+    page.wait_text("#rp-counter", "Step 10 of 10 · tile 9 of 9")
+    assert page.count(".rp-board .rp-tile") == 9 and page.find("#rp-next").get_attribute("disabled") is not None
+    shown = page.js(
+        "return [...document.querySelectorAll('.rp-scores tbody tr')]"
+        ".map((row) => [row.dataset.seat, row.querySelector('td').innerText])"
+    )
+    assert sorted((int(seat), int(score)) for seat, score in shown) == list(enumerate(record["scores"]))
+    assert page.js("return document.documentElement.scrollWidth <= innerWidth"), "the replay scrolls sideways"
+    accessible(page, "the replay at its end", langs=("hu",))
+    page.keys(Keys.HOME)
+    page.wait_text("#rp-counter", "Step 1 of 10")

@@ -11,9 +11,10 @@ import importlib.util
 import os
 import pkgutil
 import threading
-from typing import Any
+from typing import Any, cast
 
 from gemtable.games.api import (
+    JSON,
     BadRecord,
     Game,
     GameError,
@@ -109,30 +110,73 @@ def replay(record: GameRecord) -> GameState:
 
     A record can come from anywhere: whatever in it cannot be replayed (a malformed input, rules of the wrong
     shape) is a :class:`BadRecord` naming the input, never another exception."""
+    state = _new(record)
+    for step, item in enumerate(record.inputs):
+        _apply(state, step, item)
+    return state
+
+
+def replay_steps(record: GameRecord, simultaneous: bool, finished: bool = False) -> list[JSON]:
+    """The game of ``record`` step by step, as a replay shows it: one step for every round's start
+    (``{"round": [seats]}``), every decision (``{"moves": {seat: move}}``: a simultaneous game's whole reveal, or
+    one move of a game of turns) and the host's early end (``{"end": true}``), each with ``input`` (the index of its
+    last input in the record) and ``view`` (a spectator's view just after it, as the wire carries it).  A
+    simultaneous decision closes when a seat that has moved is asked again, or nobody is: its reveal is done.
+
+    Spectators' views only, but from start to end: it is for finished games, whose decks are no secret any more.
+    Whatever in the record does not replay is a :class:`BadRecord`, as in :func:`replay`; with ``finished``, so
+    are inputs that do not finish the game."""
+    state = _new(record)
+    view = state.view(None)
+    steps: list[JSON] = []
+    moves: dict[str, Move] = {}
+    for index, item in enumerate(record.inputs):
+        _apply(state, index, item)
+        if item == ["end"]:
+            step: JSON = {"end": True}
+        elif _is_roster(item):
+            step = {"round": list(item[1])}
+        else:
+            moves[str(item[0])] = item[1]
+            asked = state.to_act()
+            if simultaneous and asked and not any(str(seat) in moves for seat in asked) and not state.is_over():
+                continue  # the decision is still open: more seats to move before its reveal
+            step, moves = {"moves": moves}, {}
+        steps.append({**step, "input": index, "view": view.to_json()})
+    if finished and not state.is_over():
+        raise BadRecord(f"its {len(record.inputs)} inputs do not finish the game")
+    return steps
+
+
+def _new(record: GameRecord) -> GameState:
+    """The game of ``record`` before its first input."""
     game = find_game(record.game)
     try:
-        state = game.new(record.rules, record.seats, record.seed, record.script)
+        return game.new(record.rules, record.seats, record.seed, record.script)
     except GameError as exc:
         raise BadRecord(f"its rules or script do not make a game: {exc}") from exc
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
         raise BadRecord(f"its rules or script do not make a game ({type(exc).__name__})") from exc
-    for step, item in enumerate(record.inputs):
-        try:
-            if item == ["end"]:
-                state.end()
-            elif _is_roster(item):
-                state.start_round(list(item[1]))
-            elif _is_move(item):
-                state.apply(item[0], item[1])
-            else:
-                raise BadRecord(f"input {step} is neither a round nor a move: {_short(item)}")
-        except BadRecord:
-            raise
-        except GameError as exc:
-            raise BadRecord(f"input {step} ({_short(item)}) does not replay: {exc}") from exc
-        except (TypeError, ValueError, KeyError, IndexError) as exc:
-            raise BadRecord(f"input {step} ({_short(item)}) does not replay ({type(exc).__name__})") from exc
-    return state
+
+
+def _apply(state: GameState, step: int, item: object) -> None:
+    """One input of a record applied (see :func:`replay`)."""
+    try:
+        if item == ["end"]:
+            state.end()
+        elif _is_roster(item):
+            state.start_round(list(cast(list[int], cast(list[object], item)[1])))
+        elif _is_move(item):
+            seat, move = cast(list[Any], item)
+            state.apply(seat, move)
+        else:
+            raise BadRecord(f"input {step} is neither a round nor a move: {_short(item)}")
+    except BadRecord:
+        raise
+    except GameError as exc:
+        raise BadRecord(f"input {step} ({_short(item)}) does not replay: {exc}") from exc
+    except (TypeError, ValueError, KeyError, IndexError) as exc:
+        raise BadRecord(f"input {step} ({_short(item)}) does not replay ({type(exc).__name__})") from exc
 
 
 def _is_roster(item: object) -> bool:
@@ -184,4 +228,5 @@ __all__ = [
     "manifests",
     "register",
     "replay",
+    "replay_steps",
 ]

@@ -17,8 +17,8 @@ Declared, never inferred:
   needed, so the rules never import a bot; ``stand_in`` — the one of them that plays for a person whose phone
   stays gone; ``named_bots`` — the function that makes a bot from a name that is its own rule
   (``threshold=8``), if the game has such bots;
-* ``page``, ``rules_page``, ``styles``, ``translations``, ``assets`` — the web files that belong to the game,
-  relative to its folder's ``web/`` (served at ``/games/<name>/``);
+* ``page``, ``rules_page``, ``replay_page``, ``styles``, ``translations``, ``assets`` — the web files that belong
+  to the game, relative to its folder's ``web/`` (served at ``/games/<name>/``);
 * ``report`` — ``"module:function"`` of its simulation report (``gemtable simulate <game>``), or None for
   the generic tournament; ``sparring``, ``batch`` and ``benchmark`` — the strategy lab's and the benchmarks'
   game-specific parts, named by module (``baseline``: the benchmark's minimal room server of the game);
@@ -144,6 +144,11 @@ class Manifest:
     """The ES module (in the game's ``web/`` folder) that draws the game; None: the shared stand-in that says
     the board is not built yet."""
     rules_page: str | None = None
+    replay_page: str | None = None
+    """The ES module (in ``web/``) that draws one step of a finished game's replay (``/t/CODE/games/N/replay``,
+    ``gemtable replay --html``), or None: the replay lists the steps' moves without a drawing.  It imports nothing
+    (the replay page hands it what it needs), so that ``gemtable replay --html`` can carry it inside one file; its
+    words are in ``replay.<lang>.json`` beside it."""
     """The ES module (in ``web/``) whose ``render(preset, query)`` builds ``/rules/<game>``, if any."""
     styles: tuple[str, ...] = ()
     """Style sheets (in ``web/``)."""
@@ -184,7 +189,7 @@ class Manifest:
     def __post_init__(self) -> None:
         if not NAME.fullmatch(self.name):
             raise ValueError(f"a game's name is lower-case letters, digits and dashes, not {self.name!r}")
-        paths = [self.page, self.rules_page, *self.styles, *self.translations, *self.assets]
+        paths = [self.page, self.rules_page, self.replay_page, *self.styles, *self.translations, *self.assets]
         for path in (p for p in paths if p is not None):
             if not WEB_PATH.fullmatch(path) or ".." in path.split("/"):
                 raise ValueError(f"{path!r} is not a path inside the game's web folder")

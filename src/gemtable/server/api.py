@@ -13,22 +13,27 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gemtable.bots import bot_names
-from gemtable.games import manifests
+from gemtable.games import GameError, manifests
 from gemtable.server import protocol as p
-from gemtable.server.card import card_svg
+from gemtable.server.card import card_svg, night_svg
 from gemtable.server.hub import Hub, normal_code
 from gemtable.server.limits import AddressLimiter, address_key
 from gemtable.server.origin import from_another_site
 from gemtable.server.pairing import PAIR_SECONDS, PairingError, Pairings, board_for
+from gemtable.server.replay import replay_json
 from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
+from gemtable.table.night import standings
 
 PAIRINGS_PER_MINUTE = 6.0
 PAIRING_BURST = 10
 """Pairing codes one address may ask for (a TV asks for one when it opens /tv and when one lapses)."""
 QR_CACHE = 4096
 """Tables whose join QR code is kept (each about 4 KB of SVG; the oldest is dropped first)."""
+REPLAY_CACHE = 32
+"""Replays kept, as sent (a whole Booty Hunter game is about 200 KB and 40 ms of the rules to make; the oldest is
+dropped first): a page opened by a table of phones at once, or a language switch back, makes it once."""
 
 
 class Api:
@@ -39,6 +44,7 @@ class Api:
         self.store = store
         self.site = site
         self.qr_cache: dict[str, bytes] = {}
+        self.replay_cache: dict[tuple[object, ...], bytes] = {}
         self.pairings = Pairings(board_for(store))
         self.pair_opens = AddressLimiter(PAIRINGS_PER_MINUTE / 60, PAIRING_BURST)
 
@@ -51,9 +57,11 @@ class Api:
             Route("/api/tables/{code}", self.table_summary),
             Route("/api/tables/{code}/qr.svg", self.table_qr),
             Route("/api/tables/{code}/games", self.night),
+            Route("/api/tables/{code}/night.svg", self.night_card),
             Route("/api/tables/{code}/games/{number}", self.game_record),
             Route("/api/tables/{code}/games/{number}/record.json", self.game_record_file),
             Route("/api/tables/{code}/games/{number}/card.svg", self.game_card),
+            Route("/api/tables/{code}/games/{number}/replay.json", self.game_replay),
             Route("/api/pairings", self.open_pairing, methods=["POST"]),
             Route("/api/pairings/{pairing}", self.poll_pairing),
             Route("/api/pairings/{pairing}", self.send_to_tv, methods=["POST"]),
@@ -138,9 +146,54 @@ class Api:
         }  # (no style sheet, no script in it: the server's Content-Security-Policy holds for it too)
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
+    async def game_replay(self, request: Request) -> Response:
+        """The finished game's replay (``server/replay.py``): its steps, each with a spectator's view after it,
+        made from its record by the game's rules, and the replay page's words in ``?lang=``.  A game still being
+        played has no record: a 404, as for a number never played."""
+        record = await self._record(request)
+        if isinstance(record, Response):
+            return record
+        lang = request.query_params.get("lang", "en")
+        # A finished game's record never changes; a code used again, by a new table, has other games (finished
+        # at another time), so the time it finished is in the key.
+        key = (record.get("table"), record.get("number"), record.get("finished_at"), record.get("seed"), lang)
+        body = self.replay_cache.get(key)
+        if body is None:
+            try:
+                doc = replay_json(record, lang)
+            except GameError as exc:  # (a table's record replays: this is a record the rules no longer take)
+                return _error("bad-record", f"this game's record does not replay: {exc}", 422)
+            body = json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+            self.replay_cache[key] = body
+            if len(self.replay_cache) > REPLAY_CACHE:
+                del self.replay_cache[next(iter(self.replay_cache))]
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
+
     async def night(self, request: Request) -> Response:
         """The table's finished games, in order: for each its number, game, when it finished, names, scores,
-        winners and whether the host ended it early (the night's list, ``/t/CODE/night``)."""
+        winners and whether the host ended it early; and the night's standings (``table/night.py``) — the
+        night's list, ``/t/CODE/night``, and the TV's standings."""
+        found = await self._night(request)
+        if isinstance(found, Response):
+            return found
+        code, records = found
+        through = request.query_params.get("through", "")  # the standings as they stood after game N
+        counted = [r for r in records if r.get("number", 0) <= int(through)] if through.isdigit() else records
+        board = [entry.to_json() for entry in standings(counted)]
+        return JSONResponse({"code": code, "games": [_summary(record) for record in records], "standings": board})
+
+    async def night_card(self, request: Request) -> Response:
+        """The night's card: its standings as an SVG picture to keep (``?lang=hu``)."""
+        found = await self._night(request)
+        if isinstance(found, Response):
+            return found
+        code, records = found
+        svg = night_svg(code, records, standings(records), request.query_params.get("lang", "en"))
+        headers = {"Content-Disposition": f'inline; filename="gemtable-{code}-night.svg"', "Cache-Control": "no-cache"}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def _night(self, request: Request) -> tuple[str, list[Any]] | Response:
+        """The code and the finished games' records of the table the request names, or the error answer."""
         if refused := self._cross_site(request):
             return refused
         code = normal_code(request.path_params["code"])
@@ -158,7 +211,7 @@ class Api:
         if not known:
             return _error("no-table", "there is no table with that code", 404)
         await self.hub.refund_try(address)
-        return JSONResponse({"code": code, "games": [_summary(record) for record in records]})
+        return code, list(records)
 
     async def _record(self, request: Request) -> Any:
         """The record of the finished game the request names, or the error answer: 400 for a number that is
@@ -328,4 +381,4 @@ def _error(code: str, message: str, status: int) -> Response:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-__all__ = ["QR_CACHE", "Api"]
+__all__ = ["QR_CACHE", "REPLAY_CACHE", "Api"]

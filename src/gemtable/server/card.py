@@ -30,6 +30,7 @@ from typing import Any
 
 from gemtable.games import GameError, Manifest, find_manifest, game_part
 from gemtable.server.pages import WEB, game_web
+from gemtable.table.night import Standing
 
 log = logging.getLogger("gemtable")
 
@@ -142,6 +143,57 @@ def card_svg(record: Mapping[str, Any], lang: str = "en") -> bytes:
     out.append(_text(WIDTH - 28, y, "gemtable", 16, fill=MUTED, anchor="end"))
     height = y + 20
     label = f"{title}. {win_line}".strip()
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" '
+        f'role="img" aria-labelledby="card-title card-desc" font-family="{_escape(FONT)}" fill="{INK}">'
+        f'<title id="card-title">{_escape(label)}</title><desc id="card-desc">{_escape(desc)}</desc>'
+        f'<rect width="{WIDTH}" height="{height}" rx="18" fill="{PAPER}" stroke="{LINE}" stroke-width="2"/>'
+    )
+    return (head + "".join(out) + "</svg>\n").encode("utf-8")
+
+
+def night_svg(code: str, games: list[Mapping[str, Any]], board: list[Standing], lang: str = "en") -> bytes:
+    """The night's card of table ``code``: its standings (``table/night.py``) over its finished ``games``
+    (their records, oldest first), as UTF-8 SVG, its words in ``lang``."""
+    lang = lang if lang in LANGS else "en"
+    words = _texts(lang, "")
+    title = _t(words, "night.standings")
+    sub = [_t(words, "lobby.title", code=code), _t(words, "night.games", n=len(games))]
+    times = [w for g in games if isinstance(w := g.get("finished_at"), int | float) and 0 < w < 2**40]
+    if times:
+        sub.insert(1, time.strftime("%Y-%m-%d", time.localtime(max(times))))
+    out = [_text(28, 58, title, 32, weight="700", width=WIDTH - 56)]
+    out.append(_text(28, 92, " · ".join(sub), 18, fill=MUTED, width=WIDTH - 56))
+    y = 128
+    out.append(_text(104, y, _t(words, "night.col_who"), 15, fill=MUTED))
+    out.append(_text(470, y, _t(words, "night.col_games"), 15, fill=MUTED, anchor="middle", width=150))
+    out.append(_text(584, y, _t(words, "night.col_points"), 15, fill=MUTED, anchor="end", width=70))
+    y += 8
+    best = max([entry.points for entry in board] + [1])
+    for entry in board:
+        base = y + 32
+        if entry.place == 1:
+            out.append(f'<rect x="16" y="{y}" width="{WIDTH - 32}" height="46" rx="8" fill="#fff6d6"/>')
+            out.append(f'<path d="{STAR}" transform="translate(68 {base - 20})" fill="#e0a400" stroke="#5a4300"/>')
+        out.append(f'<line x1="16" x2="{WIDTH - 16}" y1="{y + 47}" y2="{y + 47}" stroke="{LINE}"/>')
+        out.append(_text(28, base, _place(words, entry.place), 20, weight="700"))
+        name = _iso(_name(entry.name, 0)) + (f" · {_t(words, 'night.bot')}" if entry.bot else "")
+        out.append(_text(104, base, name, 24, width=280))
+        out.append(_text(470, base, f"{entry.wins} / {entry.games}", 20, fill=MUTED, anchor="middle"))
+        out.append(_text(584, base, str(entry.points), 24, weight="700", anchor="end"))
+        length = round(176 * max(0, entry.points) / best, 1)
+        if length:
+            out.append(f'<rect x="596" y="{base - 20}" width="{max(length, 3)}" height="22" rx="4" fill="#0b4a8b"/>')
+        y += 48
+    y += 34
+    out.append(_text(28, y, _t(words, "night.how"), 15, fill=MUTED, width=WIDTH - 56))
+    y += 30
+    out.append(_text(WIDTH - 28, y, "gemtable", 16, fill=MUTED, anchor="end"))
+    height = y + 20
+    label = f"{title} · {_t(words, 'lobby.title', code=code)}"
+    desc = "; ".join(
+        f"{_place(words, e.place)} {_iso(_name(e.name, 0))}: {_t(words, 'night.points', n=e.points)}" for e in board
+    )
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" '
         f'role="img" aria-labelledby="card-title card-desc" font-family="{_escape(FONT)}" fill="{INK}">'
@@ -466,4 +518,4 @@ def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-__all__ = ["SEAT_COLOURS", "SEAT_SHAPES", "CardParts", "card_svg"]
+__all__ = ["SEAT_COLOURS", "SEAT_SHAPES", "CardParts", "card_svg", "night_svg"]

@@ -1,5 +1,6 @@
-"""The pages: start, table (phone and TV), results, the night's games, rules, the web manifest, and the static
-files: the shared ones under ``/static/``, and each registered game's own ``web/`` folder under ``/games/<name>/``."""
+"""The pages: start, table (phone and TV), results, the night's games, a game's replay, rules, the web manifest,
+and the static files: the shared ones under ``/static/``, and each registered game's own ``web/`` folder under
+``/games/<name>/``."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ def routes() -> list[BaseRoute]:
         Route("/tv", page("tv-pair.html")),
         Route("/t/{code}/results/{number}", page("results.html")),
         Route("/t/{code}/night", page("night.html")),
+        Route("/t/{code}/games/{number}/replay", page("replay.html")),
         Route("/rules", page("rules.html")),
         Route("/rules/{game}", page("rules.html")),
         Route("/manifest.webmanifest", page("manifest.webmanifest")),

@@ -1,12 +1,15 @@
 // The night at one table, on its own page: /t/CODE/night, from GET /api/tables/CODE/games. Every finished
 // game, oldest first: its number, game and time, the winner or winners, the scores, and links to its results
-// page, its result card and its record. It reads the store, so it outlives the laptop's restart.
+// page, its replay, its result card and its record; above them, the night's standings and its card. It reads the
+// store, so it outlives the laptop's restart.
 
 import { h, $, put, tableCode } from './dom.js';
 import { t, initLang, langSwitch, onLang, useGame, loadTexts, currentLang } from './i18n.js';
+import { standings } from './standings.js';
 
 const code = tableCode();
 let games = null;
+let board = [];
 let failed = null;
 
 // A name isolated (FSI … PDI): a right-to-left name does not reorder the words and numbers around it.
@@ -35,6 +38,7 @@ function item(game) {
     h('p', { class: 'winner-line', text: winLine(game) + (game.ended ? ` (${t('night.ended')})` : '') }),
     h('p', { class: 'note', text: t('night.scores', { list: seats.map((seat) => `${nameOf(game, seat)} ${scores[seat]}`).join(', ') }) }),
     h('p', { class: 'row wrap night-links' },
+      h('a', { class: 'tap', href: `/t/${code}/games/${game.number}/replay`, text: t('replay.link') }),
       h('a', { class: 'tap', href: `${base}/card.svg?lang=${currentLang()}`, download: `gemtable-${code}-game-${game.number}.svg`, text: t('keep.card') }),
       h('a', { class: 'tap', href: `${base}/record.json`, download: `gemtable-${code}-game-${game.number}.json`, text: t('keep.record') })));
 }
@@ -44,7 +48,8 @@ function render() {
   const heading = h('h1', { class: 'results-title', text: t('night.title', { code }) });
   if (failed) { put(body, heading, h('p', { class: 'warn', text: failed })); return; }
   if (!games) return;
-  put(body, heading, games.length ? h('ol', { class: 'night-games' }, games.map(item)) : h('p', { class: 'note', text: t('night.none') }));
+  put(body, heading, games.length ? [standings(board, code), h('h2', { class: 'night-list-title', text: t('night.list') }),
+    h('ol', { class: 'night-games' }, games.map(item))] : h('p', { class: 'note', text: t('night.none') }));
 }
 
 async function main() {
@@ -62,7 +67,9 @@ async function main() {
     render();
     return;
   }
-  games = (await res.json()).games || [];
+  const answer = await res.json();
+  games = answer.games || [];
+  board = answer.standings || [];
   await Promise.all([...new Set(games.map((game) => game.game))].map((name) => useGame(name)));
   render();
 }

@@ -18,6 +18,7 @@ let players = null;
 let state = null;
 let game = null;
 let story = null;
+let night = null;
 
 function live() {
   return new Promise((resolve) => {
@@ -47,6 +48,7 @@ function render() {
     number, left: record.left || {}, standIns: record.stand_ins || {}, ended: record.ended || null, heading: 'h1' },
   { mode: 'page', local: {} });
   if (story) story.renderStory($('#results-story'), record.history, game);
+  if (night) put($('#night-slot'), night.standings(night.board, code));
   $('#game-no').textContent = t('results.game_no', { n: number });
   keep();
 }
@@ -67,7 +69,21 @@ function keep() {
   Object.assign($('#card-link'), { href: card, download: `${file}.svg` });
   Object.assign($('#record-link'), { href: `${base}/record.json`, download: `${file}.json` });
   $('#night-link').href = `/t/${code}/night`;
+  $('#replay-link').href = `/t/${code}/games/${number}/replay`;
   $('#keep').hidden = false;
+}
+
+/** From a night's second game on, its standings as they stood after this game, under the game's results. */
+async function standingsOfTheNight() {
+  if (number < 2) return;
+  let answer = null;
+  try {
+    const res = await fetch(`/api/tables/${code}/games?through=${number}`);
+    answer = res.ok ? await res.json() : null;
+  } catch { answer = null; }
+  if (!answer || !(answer.standings || []).length) return;
+  night = { board: answer.standings || [], standings: (await import('./standings.js')).standings };
+  render();
 }
 
 async function main() {
@@ -89,6 +105,7 @@ async function main() {
   state = record.final || null;
   players = state?.players || null;
   render();
+  standingsOfTheNight();
   if (!state) {
     state = await live();
     players = state?.players || null;

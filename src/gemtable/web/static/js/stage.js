@@ -52,14 +52,53 @@ export function renderStage(app) {
     const names = listed(queue.map(personName)) + (more ? t('list.comma') + t('tv.more', { n: more }) : '');
     lines.push(h('p', { class: 'tv-queue', id: 'tv-queue', text: t('tv.queue', { n: queue.length + more, names }) }));
   }
+  const board = inGame ? [] : nightStandings(app);
+  if (board.length) {
+    lines.push(h('p', { class: 'tv-queue tv-night', id: 'tv-night' },
+      h('span', { class: 'lbl', text: t('tv.night') }), ' ',
+      board.map((entry, i) => h('span', { class: 'night-item' }, i ? ' · ' : '',
+        t('tv.night_item', { place: entry.place, name: `\u2068${entry.name}\u2069`, n: entry.points })))));
+  }
   const ranked = table.audience?.standings || [];  // the audience's first five, between caves and at the end
   if (ranked.length && (table.phase === 'pause' || table.phase === 'results')) {
-    lines.push(h('p', { class: 'tv-queue', id: 'tv-audience' }, h('span', { class: 'lbl', text: t('tv.audience') }), ' ',
-      listed(ranked.map((r) => t('tv.audience_row', { rank: r.rank, name: r.name, n: r.points })))));
+    lines.push(h('p', { class: 'tv-queue tv-night', id: 'tv-audience' }, h('span', { class: 'lbl', text: t('tv.audience') }),
+      ' ', ranked.map((r, i) => h('span', { class: 'night-item' }, i ? ' · ' : '',
+        t('tv.audience_row', { rank: r.rank, name: `\u2068${r.name}\u2069`, n: r.points })))));
   }
   show(foot, lines.length > 0);
   put(foot, lines);
+  fitNight();
   fitLines(app);
+}
+
+const night = { count: 0, board: [], app: null };
+
+/** The night's standings (``GET /api/tables/CODE/games``), in the lobby and at the results from a night's second
+ *  finished game on: asked again whenever a game finishes, and drawn when they come. */
+function nightStandings(app) {
+  const count = (app.table.results || []).length;
+  night.app = app;
+  if (count !== night.count) {
+    night.count = count;
+    night.board = [];
+    if (count >= 2) {
+      fetch(`/api/tables/${app.code}/games`).then((res) => (res.ok ? res.json() : null)).then((answer) => {
+        if (!answer || night.count !== count) return;
+        night.board = answer.standings || [];
+        renderStage(night.app);
+      }).catch(() => {});
+    }
+  }
+  return night.board;
+}
+
+/** The night's line shows whole entries only, the leaders first: those the line's width cuts are left out. */
+function fitNight() {
+  for (const line of document.querySelectorAll('#tv-night, #tv-audience')) {  // (the audience's line too)
+    const items = [...line.querySelectorAll('.night-item')];
+    items.forEach((item) => { item.hidden = false; });
+    for (let i = items.length - 1; i > 0 && line.scrollWidth > line.clientWidth + 1; i -= 1) items[i].hidden = true;
+  }
 }
 
 /** The results chart's words at the TV's smallest type whatever the size its drawing is shown at. */
