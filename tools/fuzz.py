@@ -83,6 +83,11 @@ from tools.oracles import (
 
 SERVER_TYPES = {message.__struct_config__.tag for message in wire.ServerMessage.__args__}
 ERROR_CODES = {
+    "not-watching",
+    "no-question",
+    "locked",
+    "bad-prediction",
+    "already-predicted",
     "bad-json",
     "bad-message",
     "unknown-type",
@@ -253,6 +258,9 @@ class Pool:
     seats: list[tuple[str, str]] = field(default_factory=list)
     """(code, token) of every seat a hostile phone was given."""
     decisions: collections.deque[int] = field(default_factory=lambda: collections.deque([0, 1, 2], maxlen=64))
+    questions: collections.deque[str] = field(default_factory=lambda: collections.deque(["1/1.1"], maxlen=64))
+    """Keys of the audience's questions seen open (``me.audience.open``): a hostile watcher predicts them,
+    late, early and mangled."""
     sent: collections.deque[tuple[str, Any]] = field(default_factory=lambda: collections.deque(maxlen=400))
     """Frames sent so far (by anyone), for replays."""
 
@@ -403,6 +411,8 @@ class Strategies:
                     "choose",
                     "choose",
                     "choose",
+                    "predict",
+                    "predict",
                     "start",
                     "leave",
                     "add_bot",
@@ -433,6 +443,15 @@ class Strategies:
             msg["move"] = data.draw(st.sampled_from(self.moves))
             if data.draw(st.booleans()):
                 msg["decision"] = self.decision(data)
+        elif kind == "predict":  # (a watcher, a player, anyone: the table says who may, and what is one)
+            key = _pick(list(self.pool.questions), data.draw(self.index), "1/1.1")
+            msg["key"] = data.draw(st.sampled_from([key, key, key, key + "x", key.split("/")[0], ""]))
+            if data.draw(st.booleans()):
+                msg["out"] = data.draw(st.lists(st.integers(-1, 9), max_size=10))
+            if data.draw(st.booleans()):
+                msg["collapse"] = data.draw(st.booleans())
+            if data.draw(st.integers(0, 3)) == 0:
+                msg["leader"] = data.draw(st.integers(-1, 3))
         elif kind == "add_bot":
             msg["bot"] = data.draw(st.sampled_from(self.bots))
         elif kind == "remove_bot":
@@ -753,6 +772,10 @@ class _Phone:
                 stats.problem(f"state: {problem}")
             if isinstance(view, dict) and isinstance(view.get("decision"), int):
                 pool.decisions.append(view["decision"])
+            mine = view.get("me") if isinstance(view, dict) else None
+            asked = ((mine or {}).get("audience") or {}).get("open") if isinstance(mine, dict) else None
+            if isinstance(asked, dict) and isinstance(asked.get("key"), str):
+                pool.questions.append(asked["key"])
         elif kind == "chosen":
             people, choice = msg.get("people"), msg.get("choice")
             if (

@@ -100,7 +100,20 @@ def view_problems(view: Any, own_choice: str | bool | None = True) -> list[str]:
     news = view.get("news")
     if not isinstance(news, list) or any(not isinstance(n, dict) or "id" not in n or "kind" not in n for n in news):
         out.append(f"news is not a list of notices: {news!r}"[:200])
-    return out + _me_problems(view, people, own_choice) + _game_problems(view)
+    return out + _me_problems(view, people, own_choice) + _game_problems(view) + _audience_problems(view)
+
+
+def _audience_problems(view: dict[str, Any]) -> list[str]:
+    """The shared ``audience`` holds standings and counts, never a prediction; a player is offered no question."""
+    out: list[str] = []
+    shared = view.get("audience")
+    if shared is not None and (not isinstance(shared, dict) or set(shared) != {"standings", "members", "last"}):
+        out.append(f"the shared audience is not standings and counts: {shared!r}"[:200])
+    me = view.get("me")
+    mine = me.get("audience") if isinstance(me, dict) else None
+    if isinstance(mine, dict) and mine.get("open") is not None and me.get("seat") is not None:  # type: ignore[union-attr]
+        out.append("a player of the game is offered the audience's question")
+    return out
 
 
 def _person_problems(p: dict[str, Any]) -> list[str]:

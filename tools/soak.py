@@ -70,6 +70,8 @@ from tools.oracles import log_problems, moves_by_decision, probes, record_proble
 ADDRESS_BASE = 160
 BENIGN = {"too-few"}
 """Errors that are the server rightly saying no to a bot: a host starting when too few are back."""
+LATE = {"locked"}
+"""A watcher's prediction that reached the table after its question was locked (it thought past the reveal)."""
 START_AGAIN_AFTER = 8.0
 """Seconds after a start when a host that still sees no game (nor countdown) starts again: the countdown
 (5 s on a table the server creates) was cancelled because too few phones were connected at its end."""
@@ -167,6 +169,8 @@ class _Me(msgspec.Struct):
     choice: str | None = None
     moves: list[str] = []
     seat: int | None = None
+    audience: msgspec.Raw = msgspec.Raw(b"null")
+    """What the phone's person may predict, and their points (``table/audience.py``): a watcher predicts."""
 
 
 class _Paused(msgspec.Struct):
@@ -264,6 +268,8 @@ class Phone:
         self.resumed: tuple[int, int, int] | None = None
         """The held decision this phone, as the host, lifted (game, decision, on which connection)."""
         self.view: _View | None = None
+        self.predicted: set[str] = set()
+        """The audience's questions this phone has predicted (as a watcher)."""
         self.playing = table.game
         """The game this phone's table plays (its states are read through that game's probes)."""
         self.probes = probes(table.game)
@@ -355,7 +361,9 @@ class Phone:
                 soak.error("lost-seat", f"{self.name} came back as {message.person}, not {self.person}")
         elif message.type == "error":
             code = str(json.loads(raw).get("code"))
-            if code in BENIGN:
+            if code in LATE:
+                soak.benign[code] = soak.benign.get(code, 0) + 1
+            elif code in BENIGN:
                 soak.benign[code] = soak.benign.get(code, 0) + 1
                 if self.host:
                     self.started -= 1  # try again at the next state
@@ -380,6 +388,8 @@ class Phone:
         self.confirm(view, game)
         if view.phase == "results" and game is not None and game.get("scores") is not None:
             table.scores.setdefault(view.game_number, list(game["scores"]))
+        if me is not None:
+            self.watch(msgspec.json.decode(me.audience))
         if view.paused is not None:
             self.held(view)
             return  # (a choice waits for the game to go on)
@@ -502,6 +512,30 @@ class Phone:
         if epoch == self.epoch:
             self.soak.latency.append(time.monotonic() - at)
 
+    def watch(self, audience: dict[str, Any] | None) -> None:
+        """A watcher's phone predicts each question open to it, once, after a moment's thought (a random call
+        of every part the question asks); its points are counted at the end."""
+        if not audience:
+            return
+        self.soak.points[self.name] = int(audience.get("score") or 0)
+        asked = audience.get("open")
+        if not isinstance(asked, dict) or asked.get("key") in self.predicted or not self.soak.playing:
+            return
+        key = str(asked["key"])
+        self.predicted.add(key)
+        rng = self.soak.rng
+        call: dict[str, Any] = {}
+        if asked.get("out"):
+            call["out"] = sorted(rng.sample(asked["out"], rng.randint(0, min(2, len(asked["out"])))))
+        if asked.get("collapse"):
+            call["collapse"] = rng.random() < 0.2
+        if asked.get("leader"):
+            call["leader"] = rng.choice(asked["leader"])
+        if call.get("out") == [] and len(call) == 1:
+            return
+        self.soak.predictions += 1
+        self.soak.later(self.soak.think(), self.send, wire.encode(wire.Predict(key=key, **call)).decode())
+
     # --- what goes out ---------------------------------------------------------------------------
 
     def choose(self, key: Key, decision: int, move: str) -> None:
@@ -538,6 +572,10 @@ class Soak:
         self.switches = self.quiet = self.holds = 0
         self.error_codes: dict[str, int] = {}
         self.benign: dict[str, int] = {}
+        self.predictions = 0
+        """Predictions the watchers' phones sent (``table/audience.py``)."""
+        self.points: dict[str, int] = {}
+        """Each watcher's points for the night, as its phone was last shown them."""
         self.problems: list[str] = []
         self.latency: list[float] = []
         self.memory: list[tuple[float, int]] = []
@@ -797,6 +835,8 @@ def report(
         "frames": soak.frames,
         "drops": soak.drops,
         "reconnects": soak.reconnects,
+        "predictions": soak.predictions,
+        "audience_points": sum(soak.points.values()),
         "switches": soak.switches,
         "quiet": soak.quiet,
         "holds": soak.holds,

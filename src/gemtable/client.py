@@ -117,6 +117,12 @@ class Client:
     async def choose(self, move: str, decision: int | None = None) -> None:
         await self.send(p.Choose(move=move, decision=decision))
 
+    async def predict(
+        self, key: str, out: list[int] | None = None, collapse: bool | None = None, leader: int | None = None
+    ) -> None:
+        """A watcher's prediction of the audience's open question (``me.audience.open``)."""
+        await self.send(p.Predict(key=key, out=out, collapse=collapse, leader=leader))
+
     async def start(self) -> None:
         """The host starts a game (a countdown first, unless the table has none)."""
         await self.send(p.Start())

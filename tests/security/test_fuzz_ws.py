@@ -3,8 +3,9 @@
 The engine is ``tools.fuzz`` (``python -m tools fuzz --messages N`` runs it at any size); here it
 runs at a size fit for CI: ``GEMTABLE_FUZZ_MESSAGES`` messages (3000 by default) from a few hundred
 hostile phones, while two tables of three honest players each finish their games.  The hostile hosts seat bots
-in the middle of their games and switch their tables to the next game (issue 41).  See the module
-documentation of ``tools.fuzz`` for everything that is checked.
+in the middle of their games and switch their tables to the next game (issue 41), and predict as the audience
+does (issue 42: ``predict``, from watchers and players alike, for questions open, locked and made up).  See the
+module documentation of ``tools.fuzz`` for everything that is checked.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def test_hostile_phones_break_nothing_and_honest_players_play_on(production: Ser
         assert report.by_game[game]["honest_games"] >= 1 and report.by_game[game]["games_checked"] >= 1, game
     assert sum(report.errors.values()) > report.messages / 10  # it did reach the server's refusals
     assert report.switched_tables > 0  # and tables that switched games, their records and logs checked
+    # Hostile watchers predicted: late, for seats not in the cave, as players, mangled; the table said why.
+    assert {"not-watching", "locked", "bad-prediction"} & set(report.errors), report.errors
 
 
 def test_a_text_frame_that_is_not_utf8_closes_the_phone_with_one_quiet_line(tuned: Callable[..., TunedServer]) -> None:

@@ -1,6 +1,6 @@
 """A tiny soak: a few tables of every game play for about fifteen seconds through a real server that is killed
-half way, switching games between games and holding silent decisions; every finished game must replay to its
-record, with no error and no gem lost."""
+half way, switching games between games and holding silent decisions, the phones beyond a game's chairs
+predicting as its audience; every finished game must replay to its record, with no error and no gem lost."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tools.__main__ import main
 
 
 def test_a_tiny_soak_survives_drops_a_kill_switches_and_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    # Four phones a table (a table that plays Booty Hunter after the expedition has a watcher of it, who predicts).
     # Quick thumbs and a 4 s clock (a silent decision holds after it), every expedition game with one: the tables
     # finish a game and switch to the next within the time, in about 30 s in all.
     code = main(
@@ -25,7 +26,7 @@ def test_a_tiny_soak_survives_drops_a_kill_switches_and_holds(capsys: pytest.Cap
             "--tables",
             "4",
             "--players",
-            "3-4",
+            "4-4",
             "--drop-every",
             "10",
             "--think",
@@ -42,7 +43,8 @@ def test_a_tiny_soak_survives_drops_a_kill_switches_and_holds(capsys: pytest.Cap
     result = json.loads(capsys.readouterr().out)
     print(
         f"\nsoak: {result['games']} games, {result['switches']} switches, {result['quiet']} silent decisions, "
-        f"{result['holds']} holds, {result['drops']} drops in {result['seconds']} s"
+        f"{result['holds']} holds, {result['drops']} drops, {result['predictions']} predictions "
+        f"in {result['seconds']} s"
     )
     assert code == 0, result["problems"]
     assert result["games"] > 0
@@ -61,6 +63,9 @@ def test_a_tiny_soak_survives_drops_a_kill_switches_and_holds(capsys: pytest.Cap
         assert tally["tables"] >= 2 and tally["games"] > 0, (game, tally)
         assert tally["choices_checked"] > 0 and tally["wrong_moves"] == 0 and tally["lost_gems"] == 0, (game, tally)
     assert sum(t["games"] for t in result["by_game"].values()) == result["games"]
+    # The phones beyond a game's chairs (Booty Hunter's three) watched it and predicted (issue 42): no error came
+    # of it, and the tables the server shows are the tables their logs rebuild, predictions and points included.
+    assert result["predictions"] > 0, result
     assert sum(t["tables"] for t in result["by_game"].values()) > result["tables"]  # a table played both games
 
 

@@ -9,7 +9,7 @@ turn (rotate, pick a spot, place), the host's Pause reached and kept with the ke
 cut off and back ("While you were away"), extra time, a bot mid-game and a switch of game, the start's countdown,
 a pause, a ban and a removal, the ready check, the last call, looks kept across games, the silent hold, and the
 night kept (the result card and the record on the results page, the night's games); issue 42's replay stepped by
-keyboard.
+keyboard, and its audience (a watcher predicts and sees the score).
 axe-core and the hand checks at their moments, in English, Hungarian and Japanese in turn (``accessible``).
 Screenshots go beside Chromium's as artifacts/screenshots/webkit-*.png.
 """
@@ -859,6 +859,32 @@ def test_the_results_keep_the_game_and_the_night_lists_it_in_webkit(server: Serv
     assert page.js("return document.documentElement.scrollWidth <= innerWidth"), "the night scrolls sideways"
     accessible(page, "the night's games", langs=("ja",))
     shot(page, "night-games")
+
+
+def test_a_watcher_predicts_and_sees_the_score_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
+    """The audience plays (issue 42) in WebKit: Ivy, arrived during the cave (a chair for the next one, no seat in
+    this one), calls the collapse with a tap (its button pressed), and once the next card is turned sees her
+    call locked and scored, with her points for the night; axe in Hungarian on the panel."""
+    code = server.create_table(script=[["5", "spiders", "spiders"]], options={"caves": 1}, seconds=60)
+    ann = webkit.phone("ann")
+    join(ann, code, "Ann")
+    bob = webkit.phone("bob")
+    join(bob, code, "Bob")
+    ann.tap("#start")
+    ann.wait_visible("#move-deeper")
+    ivy = webkit.phone("ivy")
+    join(ivy, code, "Ivy")
+    ivy.wait_visible("#aud-no")
+    ivy.tap("#aud-no")  # the cave holds, she says
+    ivy.until(lambda: ivy.find("#aud-no").get_attribute("aria-pressed") == "true", "No to be pressed")
+    ivy.wait_text("#aud-state", "Your prediction is in")
+    accessible(ivy, "the audience's panel", langs=("hu",))
+    ann.tap("#move-deeper")
+    bob.tap("#move-deeper")  # the first spider: the cave holds
+    ivy.wait_text("#aud-locked", "Locked at the reveal")
+    ivy.wait_text("#aud-scored", "Your call scored 1 point")
+    ivy.wait_text("#aud-score", "You have 1 point tonight")
+    shot(ivy, "phone-audience")
 
 
 def test_the_replay_steps_a_booty_game_by_keyboard_in_webkit(server: ServerProcess, webkit: WebKit) -> None:

@@ -39,6 +39,14 @@ table's beat; ``held()`` says it is stopped there, ``go_on()`` goes on.  A hold
 takes no input: the record, the replay and the simulator (which never asks for
 holds) are the same with or without it.
 
+Optional (:class:`Forecasts`): what an audience (the people watching, ``table/audience.py``) may predict now,
+and what became known of an earlier question.  ``forecast()`` names the open question (``key``, unique in the
+game, and what it asks: ``out``, the seats that may be named as walking out, with ``collapse``: whether the
+next card collapses the cave; or ``leader``, the seats that may be named as leading after the count, with
+``once``: a single call, never changed); ``forecast_told(key)`` what is known of it since (``out``: who walked
+out; ``collapse``: true, false, or None when no card followed; ``leader``: the winners).  Both read public
+facts only: nothing of a card not yet turned.
+
 Optional: ``views_json(seats)`` — ``{seat: view(seat).to_json()}`` for several seats at once, what they share
 built once (the server's broadcast after a change asks for every seat at the table).  Each value must equal
 its seat's ``to_json()`` (objects may be shared between the values: they are only encoded); a game without it
@@ -164,6 +172,31 @@ class Beats(Protocol):
     def go_on(self) -> None:
         """The beat is over: what follows the held reveal happens now (:class:`IllegalMove` if none is held)."""
         ...
+
+
+@runtime_checkable
+class Forecasts(Protocol):
+    """A game state an audience can predict (see the module documentation)."""
+
+    def forecast(self) -> JSON | None:
+        """The question open now (``key`` and what it asks), or None: nothing to predict."""
+        ...
+
+    def forecast_told(self, key: str) -> JSON | None:
+        """What is known now of the question ``key`` (partial until all of it is), or None: nothing yet."""
+        ...
+
+
+def forecasts(state: object) -> Forecasts | None:
+    """``state`` as a :class:`Forecasts` if its class is one, else None (asked once per class, as ``beats``)."""
+    kind = type(state)
+    known = _FORECASTS.get(kind)
+    if known is None:
+        known = _FORECASTS[kind] = issubclass(kind, Forecasts)
+    return cast(Forecasts, state) if known else None
+
+
+_FORECASTS: dict[type, bool] = {}
 
 
 _HOLDS: dict[type, bool] = {}

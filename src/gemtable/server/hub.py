@@ -96,6 +96,7 @@ class Hub:
             keep=self.limits.keep_days * 86400 if self.limits.keep_days > 0 else None,
         )
         self.node.deliver = self._deliver
+        self.node.tell_makers = self._tell_makers
         self.node.kick = self._kick
         self.rooms = Rooms()
         self.node.present = self.rooms.people
@@ -228,6 +229,17 @@ class Hub:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
             reply.send_state(encoded_views(local.table, [viewer], self.clock())[viewer])
+
+    def _tell_makers(self, local: Local, makers: set[int]) -> None:
+        """A change made only of predictions: each maker's phone here gets its whole state at once, and no other
+        phone is told anything (``audience.py``: not even that a watcher predicted)."""
+        room = self.rooms.get(local.code)
+        conns = [] if room is None else [(pid, room.people[pid]) for pid in sorted(makers) if pid in room.people]
+        if not conns:
+            return
+        views = encoded_views(local.table, [pid for pid, _ in conns], self.clock())
+        for pid, conn in conns:
+            conn.send_state(views[pid])
 
     def _broadcast(self, local: Local) -> None:
         """Send every phone of ``local``'s room what changed since the last broadcast.
@@ -613,6 +625,8 @@ def _command(message: p.ClientMessage, pid: int) -> ops.Command:
     match message:
         case p.Choose(move=move, decision=decision):
             return ops.Choose(person=pid, move=move, decision=decision)
+        case p.Predict(key=key, out=out, collapse=collapse, leader=leader):
+            return ops.Predict(person=pid, key=key, out=out, collapse=collapse, leader=leader)
         case p.Start():
             return ops.Start(person=pid, seed=secrets.randbits(48))
         case p.AddBot(bot=bot):

@@ -68,6 +68,13 @@ RELEASE_GRACE = 0.5
 before, until it sends the commands still unanswered again."""
 
 
+def predictions_only(events: list[dict[str, Any]]) -> set[int] | None:
+    """The people who made a change, if it was made only of the audience's predictions (else None)."""
+    if not events or any(event.get("type") != "predicted" for event in events):
+        return None
+    return {int(event["person"]) for event in events}
+
+
 def dated(record: dict[str, Any], at: float | None) -> dict[str, Any]:
     """A finished game's record as the store keeps it: with ``finished_at``, when its last move was saved
     (seconds since the epoch), for the night's list and the result card (``server/card.py``)."""
@@ -134,6 +141,9 @@ class Node:
         self.tables: dict[str, Local] = {}
         self.deliver: Deliver = lambda local, changed, reply, choices: None
         self.kick: Kick = lambda local, pid, keep: None
+        self.tell_makers: Callable[[Local, set[int]], None] = lambda local, makers: None
+        """A change made only of the audience's predictions is told to its makers' phones alone (``hub.py``):
+        nobody else's view changes, and nobody else may learn, even by a message's timing, that one was made."""
         self.present: Present = lambda code: ()
         self.watched: Callable[[str], bool] = lambda code: False
         """Whether any phone (a seat, a spectator, a TV) is connected to this node at the table (by its code)."""
@@ -294,8 +304,12 @@ class Node:
             if changed:
                 local.touched = now
                 await self._publish(local, events)
-            choices = choices_only(table, pending, events) if changed and before[1] == connected else None
-            self.deliver(local, changed, reply, choices)
+            makers = predictions_only(events) if changed and before[1] == connected else None
+            if makers:
+                self.tell_makers(local, makers)
+            else:
+                choices = choices_only(table, pending, events) if changed and before[1] == connected else None
+                self.deliver(local, changed, reply, choices)
             self._schedule(local)
             if refused is not None:
                 raise refused
@@ -499,6 +513,10 @@ class Node:
             table.runtime.connected = set(message.get("connected", []))
             local.touched = self.clock()
             same = not gap and connected == table.runtime.connected
+            makers = predictions_only(fresh) if same else None
+            if makers:
+                self.tell_makers(local, makers)
+                return
             self.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
 
     async def _on_command(self, code: str, data: bytes) -> None:

@@ -49,6 +49,14 @@ class Choose(Command, tag="choose"):
     decision: int | None = None
 
 
+class Predict(Command, tag="predict"):
+    person: int
+    key: str
+    out: list[int] | None = None
+    collapse: bool | None = None
+    leader: int | None = None
+
+
 class Start(Command, tag="start"):
     person: int
     seed: int
@@ -126,6 +134,7 @@ AnyCommand = (
     | Connect
     | Disconnect
     | Choose
+    | Predict
     | Start
     | CancelStart
     | Ready
@@ -173,6 +182,8 @@ def perform(table: Table, command: Command, now: float) -> int | None:
             table.disconnect(pid, now)
         case Choose(person=pid, move=move, decision=decision):
             table.choose(pid, move, now, decision)
+        case Predict(person=pid, key=key, out=out, collapse=collapse, leader=leader):
+            table.predict(pid, key, now, out=out, collapse=collapse, leader=leader)
         case Start(person=pid, seed=seed):
             table.start(pid, seed, now)
         case Leave(person=pid):
@@ -222,6 +233,7 @@ __all__ = [
     "Leave",
     "Noop",
     "Pause",
+    "Predict",
     "Ready",
     "Remove",
     "RemoveBot",

@@ -58,6 +58,17 @@ class Choose(_Client, tag="choose"):
     """The ``decision`` number of the state this answers; a late answer is refused, not misapplied."""
 
 
+class Predict(_Client, tag="predict"):
+    """A watcher's prediction of the question open to the audience (``me.audience.open``): who walks out
+    (seats), whether the next card collapses the cave, who leads after the count; each part optional."""
+
+    key: str = ""
+    """The question's ``key``: a prediction for a question locked since is refused (``locked``)."""
+    out: list[int] | None = None
+    collapse: bool | None = None
+    leader: int | None = None
+
+
 class Start(_Client, tag="start"):
     """The host starts the game (or a new one after the results): a short countdown on every screen, then
     the game.  Sent again while counting down, it changes nothing."""
@@ -161,6 +172,7 @@ ClientMessage = (
     Hello
     | Join
     | Choose
+    | Predict
     | Start
     | CancelStart
     | Ready

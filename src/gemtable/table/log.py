@@ -4,7 +4,8 @@ The table is event sourced (``table.py``): ``Table.emit`` applies an event and
 puts it in ``outbox``; the server saves the outbox in one turn of its store, and
 only then tells anyone (``server/gate.py``).  Events are numbered from 1 (the
 ``created`` event) in the order they were applied: ``events`` is the last
-number, and a notice's id is its event's number.
+number, and a notice's id is its event's number less the audience's predictions before it (``audience.py``:
+they never change a game's record, whose history holds its notices).
 """
 
 from __future__ import annotations

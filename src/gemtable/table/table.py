@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import gemtable.table.audience as audience
 import gemtable.table.extra_time as extra
 import gemtable.table.moderation as moderation
 import gemtable.table.seating as seating
@@ -121,6 +122,8 @@ class Table:
         self.door = Door()
         """Who may not come back in: bans, and the removed (``moderation.py``)."""
         self.news = News()
+        self.audience = audience.Audience()
+        """The people watching, predicting (``audience.py``): their calls and their points for the night."""
         self.log = Log()
         """The table's side of its event log (``log.py``)."""
         self.runtime = Runtime()
@@ -287,6 +290,10 @@ class Table:
             self.emit("resumed", now, by=pid)
         self.decisions.choose(seat, move, now)
 
+    def predict(self, pid: int, key: object, now: float, **parts: object) -> None:
+        """A watcher's prediction (``audience.py``)."""
+        audience.predict(self, pid, key, now, **parts)
+
     # --- the clock ------------------------------------------------------------------------
 
     def tick(self, now: float) -> None:
@@ -426,10 +433,14 @@ class Table:
             raise TableError("bad-event", f"no table event is called {event.get('type')!r}")
         handler(self, event)
         self.log.events += 1
+        if self.audience.busy:
+            audience.settle(self)
 
     def tell(self, kind: str, **fields: Any) -> None:
         """A notice (``news.py``) from the event being applied: its number is the notice's id."""
-        notice: Notice = {"id": self.log.events + 1, "kind": kind}
+        # (the audience's predictions are not counted: a game's record, whose history holds its notices, is the
+        # same with or without them)
+        notice: Notice = {"id": self.log.events + 1 - self.audience.heard, "kind": kind}
         notice.update((key, value) for key, value in fields.items() if value is not None)
         in_game = self.in_game() and self.game is not None
         if in_game:
@@ -536,6 +547,7 @@ class Table:
         "went_on": _on_went_on,
         "ended": moderation.on_ended,
         "pruned": _on_pruned,
+        "predicted": audience.on_predicted,
     }
     """Every event type and the handler that applies it."""
 

@@ -13,6 +13,10 @@ Extra time (``extra_time.py``) is the table's other private fact: only ``me`` ca
 it, the person's own (``me.more_time``) and, for the host, everyone's
 (``me.extra_time``); and a decision on a clock of the viewer's own gives them a head
 of their own, its ``remaining_ms`` theirs.  The shared parts of a view never say it.
+
+The audience's predictions (``audience.py``) are the third: ``me.audience`` carries the viewer's own (and the
+question open to them); the shared ``audience`` only the standings and, once a question is locked, how many
+called what.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+import gemtable.table.audience as audience
 import gemtable.table.extra_time as extra
 from gemtable.games.api import JSON
 from gemtable.table.news import Notice
@@ -219,6 +224,7 @@ def _head(table: Table, now: float) -> JSON:
         else {"by": countdown.by, "name": countdown.name, "remaining_ms": _ms(countdown.ends - now)},
         "ended": table.play.ended,
         "news": table.news.shown(),
+        "audience": audience.public_view(table),
     }
 
 
@@ -316,6 +322,7 @@ def _me(
             "news": news[me.id] if news is not None else table.news.about(me.id),
             "more_time": _more_time(table, me, seat),
             "extra_time": _extra_times(table) if table.host == me.id else {},
+            "audience": audience.own_view(table, me),
         }
     )
 

@@ -184,6 +184,18 @@ class BootyState:
         if type(seat) is not int or not 0 <= seat < PLAYERS:
             raise UnknownSeat(f"seat {seat!r} is not at this game (seats 0, 1, 2)")
 
+    # --- the audience's question (games.api.Forecasts) ------------------------------------
+
+    def forecast(self) -> JSON | None:
+        """One question a game, open from its first move until the last tile is placed: who leads after the
+        count (a single call, never changed)."""
+        if not self.started or self.over:
+            return None
+        return {"key": "leader", "leader": list(range(PLAYERS)), "once": True}
+
+    def forecast_told(self, key: str) -> JSON | None:
+        return {"leader": self.winners()} if key == "leader" and self.over else None
+
     # --- outcome ---------------------------------------------------------------------------
 
     def is_over(self) -> bool:

@@ -133,6 +133,9 @@ class ExpeditionState:
         """What each seat inside at the current (or the last) cave's collapse lost."""
         self.cave_ends: list[CaveEnd] = []
         """Every finished cave, told (``hindsight.py``): what might have been, and the awards."""
+        self.told: dict[str, JSON] = {}
+        """What each reveal of this game told an audience (``forecast_told``): by question key, who walked out
+        and whether the card after it collapsed the cave (public facts, once they happened)."""
         self.inputs: list[JSON] = []
         # Conservation counters.
         self.revealed = 0
@@ -243,7 +246,22 @@ class ExpeditionState:
             raise IllegalMove("no reveal is being shown")
         self.phase = CHOOSE
         self._inside_set = frozenset(self.inside)
-        self._turn_card()
+        self._turn_after(self._key())
+
+    # --- the audience's questions (games.api.Forecasts) -----------------------------------
+
+    def forecast(self) -> JSON | None:
+        """Open while the explorers inside choose: who walks out, and whether the next card collapses the cave."""
+        if self.phase != CHOOSE or not self.inside:
+            return None
+        return {"key": self._key(), "out": sorted(self.inside), "collapse": True}
+
+    def forecast_told(self, key: str) -> JSON | None:
+        return self.told.get(key)
+
+    def _key(self) -> str:
+        """The open decision's question: the cave and the cards turned in it (one decision per card)."""
+        return f"{self.cave}.{len(self.path)}"
 
     def default_move(self, seat: int) -> str:
         """Silence means camp: the clock never gambles a player's gems."""
@@ -450,24 +468,36 @@ class ExpeditionState:
     def _reveal(self, choices: dict[int, str]) -> None:
         self.inputs.append(choices)
         self.last_choices = choices
+        key = self._key()
         if CAMP not in choices.values():
             self.last_takes = None
+            self.told[key] = {"out": []}
             if self.holds:
                 self._hold()
             else:
-                self._turn_card()
+                self._turn_after(key)
             return
         inside = self.inside
         deeper = [seat for seat in inside if choices[seat] == DEEPER]
-        self._walk_out([seat for seat in inside if choices[seat] != DEEPER])
+        leavers = [seat for seat in inside if choices[seat] != DEEPER]
+        self.told[key] = {"out": leavers}
+        self._walk_out(leavers)
         self.inside = deeper
         self._inside_set = frozenset(deeper)
         if not deeper:
+            self.told[key]["collapse"] = None  # no card follows: nothing to tell of one
             self._end_cave()
         elif self.holds:
             self._hold()
         else:
-            self._turn_card()
+            self._turn_after(key)
+
+    def _turn_after(self, key: str) -> None:
+        """The card after the reveal of ``key``, and whether it collapsed the cave (None: the deck ran out)."""
+        self._turn_card()
+        told = self.told.get(key)
+        if told is not None:
+            told["collapse"] = None if self.deck_ran_out else self.collapsed_by is not None
 
     def _cave_end(self, last: bool) -> CaveEnd:
         """What the cave that is ending leaves to tell (``hindsight.py``).  The card after the last one turned is

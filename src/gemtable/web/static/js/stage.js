@@ -1,5 +1,6 @@
 // The TV's own part of the table page (tv.js hands it to runTable; a phone never loads it): its words
-// (i18n/tv.LANG.json), the big "Waiting for: Bob" line and the queue of watchers under the stage. The game's
+// (i18n/tv.LANG.json), the big "Waiting for: Bob" line, the queue of watchers and, between caves and at the end,
+// the audience's standings (issue 42) under the stage. The game's
 // own stage is its module's (the expedition's stage.js); the type scale is tv.css's.
 
 import { h, $, put, show } from './dom.js';
@@ -58,6 +59,12 @@ export function renderStage(app) {
       board.map((entry, i) => h('span', { class: 'night-item' }, i ? ' · ' : '',
         t('tv.night_item', { place: entry.place, name: `\u2068${entry.name}\u2069`, n: entry.points })))));
   }
+  const ranked = table.audience?.standings || [];  // the audience's first five, between caves and at the end
+  if (ranked.length && (table.phase === 'pause' || table.phase === 'results')) {
+    lines.push(h('p', { class: 'tv-queue tv-night', id: 'tv-audience' }, h('span', { class: 'lbl', text: t('tv.audience') }),
+      ' ', ranked.map((r, i) => h('span', { class: 'night-item' }, i ? ' · ' : '',
+        t('tv.audience_row', { rank: r.rank, name: `\u2068${r.name}\u2069`, n: r.points })))));
+  }
   show(foot, lines.length > 0);
   put(foot, lines);
   fitNight();
@@ -87,11 +94,11 @@ function nightStandings(app) {
 
 /** The night's line shows whole entries only, the leaders first: those the line's width cuts are left out. */
 function fitNight() {
-  const line = document.getElementById('tv-night');
-  if (!line) return;
-  const items = [...line.querySelectorAll('.night-item')];
-  items.forEach((item) => { item.hidden = false; });
-  for (let i = items.length - 1; i > 0 && line.scrollWidth > line.clientWidth + 1; i -= 1) items[i].hidden = true;
+  for (const line of document.querySelectorAll('#tv-night, #tv-audience')) {  // (the audience's line too)
+    const items = [...line.querySelectorAll('.night-item')];
+    items.forEach((item) => { item.hidden = false; });
+    for (let i = items.length - 1; i > 0 && line.scrollWidth > line.clientWidth + 1; i -= 1) items[i].hidden = true;
+  }
 }
 
 /** The results chart's words at the TV's smallest type whatever the size its drawing is shown at. */

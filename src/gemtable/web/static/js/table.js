@@ -116,6 +116,7 @@ async function handle(app, msg) {
     if (app.more || table.me?.more_time || table.remaining_ms === 0) {
       import('./more-time.js').then((m) => (app.more = m).show(app));
     }
+    if (app.aud || table.me?.audience) import('./audience.js').then((m) => (app.aud = m).show(app));
     await tellNews(app, effects(app));
     render(app);
     sendKept(app);
