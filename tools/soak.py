@@ -9,7 +9,10 @@ more), every table from a loopback address of its own (``127.160.x.y``) so that 
 household each.  Phones think for a moment, then choose a move the game's probes call honest (with the
 ``decision`` number), and the host's phone starts a new game whenever one ends — after **switching the table to
 the next game** (``settings`` with ``game``; ``--no-switch`` keeps each table at its first), so that a table plays
-the games in turn at the same code with the same phones, those beyond a game's chairs watching it.
+the games in turn at the same code with the same phones, those beyond a game's chairs watching it. At a table
+whose first game is simultaneous (the expedition) one phone comes late, once the game is under way: it waits in
+camp for the next cave and, meanwhile, watches and predicts (``predicted``, ``late_arrivals``), as the phones
+beyond Booty Hunter's three chairs do.
 
 **Silent decisions**: the tools' tables hold a decision nobody answers (``hold_silent``), and in ``--quiet`` of
 the games of a simultaneous game (where one silent decision is enough) every phone of a table lets a decision
@@ -231,6 +234,9 @@ class TableRun:
     """The first decision they may let pass."""
     holds: set[tuple[int, int]] = field(default_factory=set)
     """(game, decision) the table held, nobody having answered."""
+    late: Phone | None = None
+    """A phone that arrives once the table's first game (a simultaneous one) is under way: it waits for the next
+    round in camp, watching and predicting (``table/audience.py``), and plays from then on."""
 
     def next_game(self) -> str:
         """The game after the one played now (the same if the table does not switch)."""
@@ -534,6 +540,8 @@ class Phone:
         if call.get("out") == [] and len(call) == 1:
             return
         self.soak.predictions += 1
+        kind = "leader" if "leader" in call else "cave"
+        self.soak.predicted[kind] = self.soak.predicted.get(kind, 0) + 1
         self.soak.later(self.soak.think(), self.send, wire.encode(wire.Predict(key=key, **call)).decode())
 
     # --- what goes out ---------------------------------------------------------------------------
@@ -573,6 +581,10 @@ class Soak:
         self.error_codes: dict[str, int] = {}
         self.benign: dict[str, int] = {}
         self.predictions = 0
+        self.predicted: dict[str, int] = {}
+        """Predictions sent by question: ``cave`` (who walks out, a collapse), ``leader`` (who leads the count)."""
+        self.late_arrivals = 0
+        """Phones that came while their table's first game was under way (``TableRun.late``)."""
         """Predictions the watchers' phones sent (``table/audience.py``)."""
         self.points: dict[str, int] = {}
         """Each watcher's points for the night, as its phone was last shown them."""
@@ -639,6 +651,7 @@ class Soak:
         self.playing = True
         workers = [asyncio.ensure_future(phone.live()) for t in self.tables for phone in t.phones]
         workers += [asyncio.ensure_future(phone.drops()) for t in self.tables for phone in t.phones]
+        workers += [asyncio.ensure_future(self.arrive(t)) for t in self.tables if t.late is not None]
         watcher = asyncio.ensure_future(self.watch(started, say))
         try:
             if self.server is not None and self.options.restart != "none":
@@ -680,10 +693,27 @@ class Soak:
                     pause=self.options.pause,
                 )
                 table.phones = [Phone(self, table, i) for i in range(table.players)]
+                if table.players >= 3 and find_manifest(table.game).simultaneous:
+                    table.late = table.phones.pop()  # (it comes when the game is under way: ``arrive``)
+                    table.players -= 1
                 for phone in table.phones:
                     await phone.join()
 
         await asyncio.gather(*(seat(t) for t in self.tables))
+
+    async def arrive(self, table: TableRun) -> None:
+        """The table's late phone joins once its first game is under way, and lives as the others do."""
+        phone = table.late
+        assert phone is not None
+        while table.phase == "lobby" and not self.done:
+            await asyncio.sleep(0.05)
+        if self.done:
+            return
+        await phone.join()
+        table.phones.append(phone)
+        table.players += 1
+        self.late_arrivals += 1
+        await asyncio.gather(phone.live(), phone.drops())
 
     async def restart(self, say: Any) -> None:
         assert self.server is not None
@@ -836,6 +866,8 @@ def report(
         "drops": soak.drops,
         "reconnects": soak.reconnects,
         "predictions": soak.predictions,
+        "predicted": soak.predicted,
+        "late_arrivals": soak.late_arrivals,
         "audience_points": sum(soak.points.values()),
         "switches": soak.switches,
         "quiet": soak.quiet,
