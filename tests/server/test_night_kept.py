@@ -139,9 +139,11 @@ def test_the_record_names_nothing_secret_of_a_game_under_way(server: ServerProce
     assert server.get(f"/api/tables/{code}/games") == (200, {"code": code, "games": [], "standings": []})
 
 
-def play_night(server: ServerProcess, names: list[str], campers: list[set[int]]) -> str:
+def play_night(server: ServerProcess, names: list[str], campers: list[set[int]], watcher: str | None = None) -> str:
     """A table where ``names`` play one short cave per game, a game for each set of ``campers``: those walk out at
-    the first card (a 5), the others go deeper into two Spiders.  The table's code, its games finished."""
+    the first card (a 5), the others go deeper into two Spiders.  The table's code, its games finished.  With
+    ``watcher``, a person of that name arrives during the last game's cave and predicts its first decision (the
+    campers walk out, the next card does not collapse the cave: right, and scored)."""
     code = server.create_table(script=[["5", "spiders", "spiders"]], options={"caves": 1}, seconds=10, pause=0.5)
 
     async def scenario() -> None:
@@ -151,6 +153,15 @@ def play_night(server: ServerProcess, names: list[str], campers: list[set[int]])
         await clients[0].until(lambda s: len(s["people"]) == len(names))
         for number, out in enumerate(campers, 1):
             await clients[0].start()
+            if watcher is not None and number == len(campers):
+                await clients[0].until(lambda s: s["phase"] == "playing")
+                late = await Client.open(server.ws)
+                await late.join(code, watcher)
+                asked = await late.until(lambda s: ((s["me"] or {}).get("audience") or {}).get("open") is not None)
+                question = asked["me"]["audience"]["open"]
+                await late.predict(question["key"], out=sorted(out), collapse=False)
+                await late.until(lambda s: s["me"]["audience"]["mine"] is not None)
+                clients.append(late)
 
             async def play(index: int, client: Client, number: int = number, out: set[int] = out) -> None:
                 done: set[tuple[int, int, int]] = set()
@@ -167,7 +178,7 @@ def play_night(server: ServerProcess, names: list[str], campers: list[set[int]])
                     done.add(key(s))
                     await client.choose("camp" if index in out else "deeper")
 
-            await asyncio.gather(*(play(i, c) for i, c in enumerate(clients)))
+            await asyncio.gather(*(play(i, c) for i, c in enumerate(clients[: len(names)])))
         for client in clients:
             await client.close()
 

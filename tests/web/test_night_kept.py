@@ -75,10 +75,11 @@ def test_the_results_page_keeps_the_game_and_the_night_lists_it(
 def test_the_nights_standings_on_the_night_page_the_results_and_the_tv(
     server: ServerProcess, browser: Browser, shot: Any
 ) -> None:
-    """Two games at one table (Python players): the night's page leads with the standings and their card, the
-    second game's results show them under the game's, and the TV's results name the leaders in its foot."""
+    """Two games at one table (Python players, and a watcher who predicts in the second): the night's page leads
+    with the standings and their card, the second game's results show them under the game's, and the TV's results
+    name the leaders in its foot, above the audience's."""
     with ThreadPoolExecutor(1) as other:
-        code = other.submit(play_night, server, ["Ann", "Bob", "Cleo"], [{0}, {0, 1}]).result(60)
+        code = other.submit(play_night, server, ["Ann", "Bob", "Cleo"], [{0}, {0, 1}], "Ivy").result(60)
     page = browser.phone("night")
     page.goto(f"/t/{code}/night")
     board = page.locator(".night-standings")
@@ -107,6 +108,9 @@ def test_the_nights_standings_on_the_night_page_the_results_and_the_tv(
     tv.goto(f"/t/{code}/tv")
     line = tv.locator("#tv-night")
     expect(line).to_have_text("The night: 1. \u2068Ann\u2069 (5) · 2. \u2068Bob\u2069 (2) · 3. \u2068Cleo\u2069 (0)")
+    # Ivy came during game 2's cave and called it right (Ann and Bob out, no collapse): the audience's line too,
+    # and the TV holds both under its results.
+    expect(tv.locator("#tv-audience")).to_have_text("The audience: 1. \u2068Ivy\u2069 (3 points)")
     problems: list[str] = []
     holds(tv, "night-results", problems, shot)
     assert not problems, "\n".join(problems)
