@@ -201,6 +201,7 @@ def test_the_nights_standings_add_up_its_games_and_survive_a_kill(server: Server
     code = play_night(server, ["Ann", "Bob", "Cleo"], [{0}, {0, 1}])
     status, night = server.get(f"/api/tables/{code}/games")
     assert status == 200 and [g["scores"] for g in night["games"]] == [[3, 0, 0], [2, 2, 0]]
+    assert [g["places"] for g in night["games"]] == [{"0": 1, "1": 2, "2": 2}, {"0": 1, "1": 1, "2": 3}]
     assert night["standings"] == NIGHT
     status, first = server.get(f"/api/tables/{code}/games?through=1")  # as they stood after game 1
     assert status == 200 and first["games"] == night["games"]

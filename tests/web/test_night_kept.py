@@ -59,7 +59,7 @@ def test_the_results_page_keeps_the_game_and_the_night_lists_it(
     expect(games.locator("h2 a")).to_have_attribute("href", f"/t/{code}/results/1")
     reka, shalom, gergo = (f"\u2068{name}\u2069" for name in HOSTILE)  # each name isolated
     expect(games.locator(".winner-line")).to_have_text(f"{reka} wins!")
-    expect(games.locator(".note")).to_have_text(f"Scores: {reka} 3, {shalom} 0, {gergo} 0.")
+    expect(games.locator(".note")).to_have_text(f"Scores: 1st {reka} 3, 2nd {shalom} 0, 2nd {gergo} 0.")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "night-games")
     page.goto("/t/QQQQ/night")

@@ -24,7 +24,7 @@ from gemtable.server.replay import replay_json
 from gemtable.server.site import Site
 from gemtable.store import Store
 from gemtable.table import TableError
-from gemtable.table.night import standings
+from gemtable.table.night import places, standings
 
 PAIRINGS_PER_MINUTE = 6.0
 PAIRING_BURST = 10
@@ -373,6 +373,7 @@ def _summary(record: dict[str, Any]) -> dict[str, Any]:
         "names": record.get("names", {}),
         "scores": record.get("scores"),
         "winners": record.get("winners"),
+        "places": {str(row.seat): row.place for row in places(record)},
         "ended": record.get("ended") is not None,
     }
 

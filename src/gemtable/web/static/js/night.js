@@ -5,7 +5,7 @@
 
 import { h, $, put, tableCode } from './dom.js';
 import { t, initLang, langSwitch, onLang, useGame, loadTexts, currentLang } from './i18n.js';
-import { standings } from './standings.js';
+import { standings, placeCategory } from './standings.js';
 
 const code = tableCode();
 let games = null;
@@ -30,13 +30,15 @@ function when(game) {
 function item(game) {
   const base = `/api/tables/${code}/games/${game.number}`;
   const scores = game.scores || [];
+  const place = game.places || {};
   const seats = Object.keys(game.names || {}).map(Number).filter((seat) => seat < scores.length)
-    .sort((a, b) => scores[b] - scores[a] || a - b);
+    .sort((a, b) => (place[a] ?? 99) - (place[b] ?? 99) || scores[b] - scores[a] || a - b);
+  const placed = (seat) => (place[seat] ? `${t(`card.place_${placeCategory(place[seat])}`, { n: place[seat] })} ` : '');
   const title = [t('results.game_no', { n: game.number }), t(`game.${game.game}`), when(game)].filter(Boolean).join(' · ');
   return h('li', { class: 'night-game' },
     h('h2', null, h('a', { href: `/t/${code}/results/${game.number}`, text: title })),
     h('p', { class: 'winner-line', text: winLine(game) + (game.ended ? ` (${t('night.ended')})` : '') }),
-    h('p', { class: 'note', text: t('night.scores', { list: seats.map((seat) => `${nameOf(game, seat)} ${scores[seat]}`).join(', ') }) }),
+    h('p', { class: 'note', text: t('night.scores', { list: seats.map((seat) => `${placed(seat)}${nameOf(game, seat)} ${scores[seat]}`).join(', ') }) }),
     h('p', { class: 'row wrap night-links' },
       h('a', { class: 'tap', href: `/t/${code}/games/${game.number}/replay`, text: t('replay.link') }),
       h('a', { class: 'tap', href: `${base}/card.svg?lang=${currentLang()}`, download: `gemtable-${code}-game-${game.number}.svg`, text: t('keep.card') }),

@@ -31,7 +31,7 @@ export function standings(board, code, heading = 'h2') {
 }
 
 /** English ordinals by their plural rule ("1st", "22nd"); the other languages have one form. */
-function placeCategory(place) {
+export function placeCategory(place) {
   const n = place % 100;
   if (currentLang() !== 'en' || (n >= 11 && n <= 13)) return 'other';
   return { 1: 'one', 2: 'two', 3: 'few' }[place % 10] || 'other';
