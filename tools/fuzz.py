@@ -82,7 +82,11 @@ from tools.oracles import (
 # --- what must hold ------------------------------------------------------------------------------
 
 SERVER_TYPES = {message.__struct_config__.tag for message in wire.ServerMessage.__args__}
-ERROR_CODES = {
+ERROR_CODES = {  # (every code of docs/protocol.md's "Errors", and only those: tests/tools/test_error_codes.py)
+    "bad-request",
+    "too-many-changes",
+    "full",
+    "disk-full",
     "not-watching",
     "no-question",
     "locked",
