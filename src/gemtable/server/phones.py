@@ -33,6 +33,7 @@ class Phones:
         try:  # from here on, whatever happens, the connection is counted out again (``drop``)
             await ws.accept()
             conn.write_now = ws.scope.get("extensions", {}).get(WRITE_NOW)  # uvicorn with ``SmallDeflate``
+            ws.scope["headers"] = []  # read by nobody once open (Host and Origin were checked): ~1 KB a phone
             while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
