@@ -5,8 +5,8 @@ transport never blocks), and otherwise queued and written by a task of its own, 
 never holds a table up; a phone whose queue overflows is dropped.
 
 A connection is cheap while it is idle (most of the time, for thousands of phones):
-the queue is a plain deque, the writer task exists only while there is something to
-write, and nothing it sent is kept (``docs/benchmarks.md``, memory per connection).
+the queue (a deque) and the writer task exist only while there is something to write,
+and nothing it sent is kept (``docs/benchmarks.md``, memory per connection).
 """
 
 from __future__ import annotations
