@@ -159,7 +159,7 @@ def test_while_the_upkeep_runs_only_young_collections_start_on_their_own() -> No
     assert set(generations) == {0}, "no collection of an older generation started on its own"
 
 
-TABLES = 10
+TABLES = 6
 SEATS = 8
 PER_PHONE_KB = 17
 """The bound, in KB of Python objects, a phone joined to a table costs the server (its connection: uvicorn's
@@ -169,7 +169,7 @@ frames held: ``docs/benchmarks.md``)."""
 
 
 def test_a_phone_at_a_table_costs_the_server_a_bounded_few_kb() -> None:
-    """80 phones, 8 at each of 10 tables, over real WebSockets to the app on uvicorn with ``SmallDeflate`` (as
+    """48 phones, 8 at each of 6 tables, over real WebSockets to the app on uvicorn with ``SmallDeflate`` (as
     ``gemtable serve`` runs it, in this process): what the server side of them allocated and still holds once
     each has its table's state, by tracemalloc, counted per phone.  The phones' own side (the ``websockets``
     client in the same loop) is told apart by where it was allocated: the server's under uvicorn or gemtable,
