@@ -59,6 +59,10 @@ def test_every_private_name_the_websocket_layer_uses_is_there() -> None:
         if not hasattr(found[owner], name) and (owner != "transport" or selector)
     ]
     assert not missing, f"gone after an upgrade: {', '.join(missing)} (see docs/upstream.md)"
+    protocol = found["protocol"]
+    assert vars(protocol) == {}, f"uvicorn sets attributes websocket.UVICORN_ATTRIBUTES lacks: {sorted(vars(protocol))}"
+    assert protocol.request is None and protocol.response is None  # let go once open (start_keepalive)
+    assert isinstance(protocol.queue, ws.Inbox) and isinstance(protocol.writable, ws.Flag)
 
 
 def test_the_list_names_what_the_module_uses() -> None:

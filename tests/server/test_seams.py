@@ -18,8 +18,23 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.server import ServerProtocol
 
 # (where, attribute): set on an instance in __init__ (found in its source), or defined on the class.
-PROTOCOL_ATTRIBUTES = ["read_paused", "queue", "writable", "initial_response", "close_sent", "handshake_complete"]
-PROTOCOL_METHODS = ["send_receive_event_to_app", "send_keepalive_ping", "handle_connect", "data_received"]
+PROTOCOL_ATTRIBUTES = [
+    "read_paused",
+    "queue",
+    "writable",
+    "initial_response",
+    "close_sent",
+    "handshake_complete",
+    "request",
+    "response",
+]
+PROTOCOL_METHODS = [
+    "send_receive_event_to_app",
+    "send_keepalive_ping",
+    "handle_connect",
+    "data_received",
+    "start_keepalive",
+]
 CONNECTION_ATTRIBUTES = ["writes", "expect_continuation_frame", "parser", "available_extensions", "extensions"]
 H11_ATTRIBUTES = ["conn", "client", "transport", "loop", "flow", "timeout_keep_alive_handler", "on_response_complete"]
 
@@ -46,6 +61,37 @@ def test_uvicorn_sansio_protocol_still_has(name: str) -> None:
 def test_uvicorn_sansio_protocol_still_has_method(name: str) -> None:
     assert callable(getattr(WebSocketsSansIOProtocol, name, None)), (
         f"uvicorn's WebSocketsSansIOProtocol no longer has the method {name!r}: server/websocket.py overrides it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "used"),
+    [("queue", {"put_nowait", "get", "empty", "qsize"}), ("writable", {"set", "clear", "is_set", "wait"})],
+)
+def test_uvicorn_uses_only_what_the_light_queue_and_flag_have(name: str, used: set[str]) -> None:
+    """``SmallDeflate`` swaps uvicorn's ``asyncio.Queue`` and ``asyncio.Event`` for ``Inbox`` and ``Flag``, which
+    have only the methods uvicorn calls (and ``websocket.py`` itself): a new call fails here, not at a party."""
+    from gemtable.server import websocket as ws
+
+    called = set()
+    for base in WebSocketsSansIOProtocol.__mro__:
+        if base.__module__.startswith("uvicorn"):
+            called |= set(re.findall(rf"self\.{name}\.(\w+)", inspect.getsource(base)))
+    called |= set(re.findall(rf"self\.{name}\.(\w+)", inspect.getsource(ws)))
+    assert called <= used, f"uvicorn's protocol now calls {sorted(called - used)} on self.{name}"
+    light = ws.Inbox if name == "queue" else ws.Flag
+    assert all(callable(getattr(light, method)) for method in used)
+
+
+def test_uvicorn_lets_go_of_nothing_it_reads_after_start_keepalive() -> None:
+    """``SmallDeflate.start_keepalive`` drops the handshake's ``request`` and ``response``: uvicorn must call it
+    only after it has sent the response, and read neither after (its source, in that order)."""
+    source = inspect.getsource(WebSocketsSansIOProtocol)
+    start = source.index("self.start_keepalive()")
+    assert source.rindex("self.conn.send_response(self.response)", 0, start) < start
+    after = source[start:]
+    assert "self.request" not in after and "self.response" not in after, (
+        "uvicorn reads request/response after start_keepalive: server/websocket.py frees them there"
     )
 
 

@@ -157,3 +157,128 @@ def test_while_the_upkeep_runs_only_young_collections_start_on_their_own() -> No
     assert freed, "a young collection, started by the interpreter, freed the cycle"
     assert generations.count(0) >= 100, generations[:10]
     assert set(generations) == {0}, "no collection of an older generation started on its own"
+
+
+TABLES = 6
+SEATS = 8
+PER_PHONE_KB = 17
+"""The bound, in KB of Python objects, a phone joined to a table costs the server (its connection: uvicorn's
+protocol, the ``websockets`` one, asyncio's transport, the ASGI task, its ``Conn``; its share of its table).
+Measured 12.8 KB here (25.3 KB with uvicorn's queue, event and attribute dict, the handshake kept and the middleware
+frames held: ``docs/benchmarks.md``)."""
+
+
+def test_a_phone_at_a_table_costs_the_server_a_bounded_few_kb() -> None:
+    """48 phones, 8 at each of 6 tables, over real WebSockets to the app on uvicorn with ``SmallDeflate`` (as
+    ``gemtable serve`` runs it, in this process): what the server side of them allocated and still holds once
+    each has its table's state, by tracemalloc, counted per phone.  The phones' own side (the ``websockets``
+    client in the same loop) is told apart by where it was allocated: the server's under uvicorn or gemtable,
+    or asyncio accepting a connection."""
+    import inspect
+    import os
+    import socket
+    import tracemalloc
+    from asyncio import selector_events
+
+    import uvicorn
+
+    import gemtable
+    from gemtable.server.app import create_app
+    from gemtable.server.site import Site
+    from gemtable.server.websocket import SmallDeflate
+    from gemtable.store import MemoryStore
+
+    roots = (os.path.dirname(gemtable.__file__) + os.sep, os.path.dirname(uvicorn.__file__) + os.sep)
+    accepting = []
+    for method in ("_accept_connection", "_accept_connection2"):
+        lines, first = inspect.getsourcelines(getattr(selector_events.BaseSelectorEventLoop, method))
+        accepting.append((first, first + len(lines)))
+
+    def servers(traceback: tracemalloc.Traceback) -> bool:
+        for frame in traceback:
+            if frame.filename.startswith(roots):
+                return True
+            if frame.filename == selector_events.__file__ and any(a <= frame.lineno < b for a, b in accepting):
+                return True
+        return False
+
+    def held(snapshot: tracemalloc.Snapshot) -> int:
+        return sum(stat.size for stat in snapshot.statistics("traceback") if servers(stat.traceback))
+
+    async def scenario() -> float:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+        site = Site.build(port, listen="127.0.0.1", interfaces=[], hostname="")
+        app = create_app(MemoryStore(), site=site)
+        config = uvicorn.Config(app, ws=SmallDeflate, log_level="warning", lifespan="on", ws_ping_interval=20)
+        server = uvicorn.Server(config)
+        serving = asyncio.ensure_future(server.serve(sockets=[sock]))
+        phones: list[Any] = []
+        try:
+            while not server.started:
+                await asyncio.sleep(0.02)
+
+            async def table(number: int) -> None:
+                code = (await app.state.hub.create(f"127.66.{number}.100", {"game": "expedition"})).code
+                for seat in range(SEATS):
+                    ws = await websockets.connect(
+                        f"ws://127.0.0.1:{port}/ws", local_addr=(f"127.66.{number}.{seat + 1}", 0), compression=None
+                    )
+                    phones.append(ws)
+                    await ws.send(wire.encode(wire.Join(v=wire.VERSION, code=code, name=f"P{seat}")).decode())
+                    while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
+                        pass
+
+            await table(0)  # the first table warms what every later one shares (imports, caches)
+            gc.collect()
+            tracemalloc.start(16)
+            try:
+                before = tracemalloc.take_snapshot()
+                await asyncio.gather(*(table(number) for number in range(1, TABLES + 1)))
+                await asyncio.sleep(0.2)  # whatever the last joins set going settles
+                gc.collect()
+                after = tracemalloc.take_snapshot()
+            finally:
+                tracemalloc.stop()
+            return (held(after) - held(before)) / (TABLES * SEATS) / 1024
+        finally:
+            for ws in phones:
+                await ws.close()
+            server.should_exit = True
+            await serving
+
+    per_phone = asyncio.run(scenario())
+    print(f"{per_phone:.1f} KB a phone")
+    assert 0 < per_phone < PER_PHONE_KB
+
+
+def test_the_light_queue_and_flag_wake_their_waiters_in_order() -> None:
+    """``Inbox`` and ``Flag`` (what uvicorn's protocol gets instead of an ``asyncio.Queue`` and ``Event``): a
+    reader waits for a message and gets them in order, a writer waits for the flag, and a cancelled wait leaves
+    nothing behind."""
+    from gemtable.server.websocket import Flag, Inbox
+
+    async def scenario() -> None:
+        inbox, flag = Inbox(), Flag(False)
+        got, waited = asyncio.ensure_future(inbox.get()), asyncio.ensure_future(flag.wait())
+        await asyncio.sleep(0)
+        assert not got.done() and not waited.done() and inbox.empty() and not flag.is_set()
+        inbox.put_nowait("a")
+        inbox.put_nowait("b")
+        flag.set()
+        assert await got == "a" and inbox.qsize() == 1
+        await waited
+        assert await inbox.get() == "b" and inbox.empty()
+        flag.clear()
+        assert not flag.is_set()
+        given_up = asyncio.ensure_future(inbox.get())
+        await asyncio.sleep(0)
+        given_up.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await given_up
+        assert not inbox.waiters
+        inbox.put_nowait("c")
+        assert await asyncio.wait_for(inbox.get(), 1) == "c"
+
+    asyncio.run(scenario())

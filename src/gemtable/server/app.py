@@ -39,7 +39,7 @@ def create_app(
     site: Site | None = None,
     tune_gc: bool = False,
     lease_ttl: float = 3.0,
-) -> Starlette:
+) -> App:
     """The application.  ``tune_gc``: keep long-lived objects out of the garbage collector's full
     collections (``gcpolicy.py``; what ``gemtable serve`` does)."""
     hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id, lease_ttl=lease_ttl)
@@ -59,41 +59,47 @@ def create_app(
             if bus is not None:
                 await bus.close()
 
-    app = Starlette(routes=[*pages.routes(), *Api(hub, store, site).routes()], lifespan=lifespan)
+    app = App(routes=[*pages.routes(), *Api(hub, store, site).routes()], lifespan=lifespan)
     app.add_middleware(SameOrigin, site=site)  # another site's page cannot act through a guest's browser
     app.add_middleware(RequestBudget, limits=hub.limits, site=site)  # requests per address; no API for other sites
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(site.host_headers), www_redirect=False)
     app.add_middleware(SecurityHeaders)
-    phones = Phones(hub)
-
-    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
-        await phones.serve(WebSocket(scope, receive, send))
-
     # The same Host and Origin checks in front of the phones' endpoint as in front of everything else.
-    checked = TrustedHostMiddleware(
-        SameOrigin(endpoint, site), allowed_hosts=list(site.host_headers), www_redirect=False
+    app.checks = TrustedHostMiddleware(
+        SameOrigin(_passed, site), allowed_hosts=list(site.host_headers), www_redirect=False
     )
-    app.add_middleware(PhonesFirst, phones=checked)
+    app.phones = Phones(hub)
     app.state.hub = hub
     app.state.site = site
     return app
 
 
-class PhonesFirst:
-    """ASGI middleware: a phone's WebSocket (``/ws``) goes straight to its endpoint, behind its own Host and
-    Origin checks, instead of through the whole stack the pages and the API need (the error pages, the
-    router, the security headers of HTTP answers).  A connection lives for hours, and every layer it passes
-    stays in memory as long as it does: about 5 KB a phone (``docs/benchmarks.md``)."""
+CHECKED = "gemtable.checked"
+"""Set in a phone's scope by the end of :attr:`App.checks` when its handshake passed them."""
 
-    def __init__(self, app: ASGIApp, phones: ASGIApp) -> None:
-        self.app = app
-        self.phones = phones
+
+async def _passed(scope: Scope, receive: Receive, send: Send) -> None:
+    scope[CHECKED] = True
+
+
+class App(Starlette):
+    """The application: a phone's WebSocket (``/ws``) goes straight to its endpoint, after its own Host and Origin
+    checks, instead of through the whole stack the pages and the API need (the error pages, the router, the
+    security headers of HTTP answers).  A connection lives for hours, and every layer it passes stays in memory
+    as long as it does (a coroutine and its frame, ~300-450 bytes each): so the checks run to their end and
+    return, and only then is the endpoint awaited, from here (``docs/benchmarks.md``, memory per connection)."""
+
+    checks: ASGIApp
+    """The Host and Origin checks (the middlewares themselves): they refuse a handshake, or mark it passed."""
+    phones: Phones | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await self.phones(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+        if scope["type"] == "websocket" and scope["path"] == "/ws" and self.phones is not None:
+            await self.checks(scope, receive, send)
+            if scope.pop(CHECKED, False):
+                await self.phones.serve(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
 
 
-__all__ = ["QR_CACHE", "WEB", "PhonesFirst", "create_app"]
+__all__ = ["QR_CACHE", "WEB", "App", "create_app"]

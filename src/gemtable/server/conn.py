@@ -5,8 +5,8 @@ transport never blocks), and otherwise queued and written by a task of its own, 
 never holds a table up; a phone whose queue overflows is dropped.
 
 A connection is cheap while it is idle (most of the time, for thousands of phones):
-the queue is a plain deque, the writer task exists only while there is something to
-write, and nothing it sent is kept (``docs/benchmarks.md``, memory per connection).
+the queue (a deque) and the writer task exist only while there is something to write,
+and nothing it sent is kept (``docs/benchmarks.md``, memory per connection).
 """
 
 from __future__ import annotations
@@ -64,7 +64,9 @@ class Conn:
     ) -> None:
         self._send = send
         self._close = close
-        self._out: deque[bytes] = deque()
+        self._out: deque[bytes] | None = None
+        """Messages waiting for the writer task: made when the first waits, dropped when drained (an empty deque
+        is ~760 bytes, and an idle connection has nothing waiting)."""
         self._writer: asyncio.Task[None] | None = None
         self.address = address
         self.code: str | None = None
@@ -104,17 +106,20 @@ class Conn:
         """Write a message sent before now: at once, or queued behind the ones waiting."""
         if self.over:
             return
-        if len(self._out) >= SEND_QUEUE:
+        out = self._out
+        if out is not None and len(out) >= SEND_QUEUE:
             log.info("dropping a phone that does not read its messages (%s)", self.address)
-            self._out.clear()
+            self._out = None
             self.closed, self.close_code = True, 1008
             if self._writer is not None:  # stuck writing to a phone that does not read: no point in draining
                 self._writer.cancel()
             self._writer = asyncio.ensure_future(self._close_quietly())
             return
-        if self._writer is None and not self._out and self.write_now is not None and self.write_now(data):
+        if self._writer is None and not out and self.write_now is not None and self.write_now(data):
             return  # written (nothing was waiting before it, so the order is kept)
-        self._out.append(data)
+        if out is None:
+            out = self._out = deque()
+        out.append(data)
         if self._writer is None:
             self._writer = asyncio.ensure_future(self._drain())
 
@@ -180,8 +185,9 @@ class Conn:
                     data = self._out.popleft()
                     await self._send(data)
                     del data  # an idle connection keeps nothing it sent
+                self._out = None
             if self.closed:
-                self._out.clear()
+                self._out = None
                 await self._close_quietly()
         finally:
             if self._writer is me:

@@ -26,6 +26,13 @@ there, and its ping is put off to :data:`PING_SECONDS` after the last thing it s
 (:meth:`SmallDeflate.send_keepalive_ping`).  A dead phone is still closed within two intervals of its last
 word, as before; a phone at a table, whose page sends a ``ping`` every 15 s, is never pinged.
 
+What a connection keeps for its life is cut to what it uses (``docs/benchmarks.md``, memory per connection;
+``tests/server/test_websocket_memory.py`` bounds it): uvicorn's ``asyncio.Queue`` of messages for the app and its
+``asyncio.Event`` ``writable`` are an :class:`Inbox` and a :class:`Flag` (the queue and the event were ~3.8 KB
+of deques, empty nearly always); uvicorn's ~40 attributes are slots (:data:`UVICORN_ATTRIBUTES`; as a
+``__dict__`` they were a 1.6 KB table); the handshake's request and response, which uvicorn keeps, are let go
+once the connection is open (:meth:`SmallDeflate.start_keepalive`, ~3.7 KB of parsed headers).
+
 The ``websockets`` protocol object and its parser generator refer to each other, and so does asyncio's
 socket transport with its read callback; both cycles are broken when the connection is lost, so that
 everything a closed connection held is freed by reference counting, without waiting for a full
@@ -34,6 +41,7 @@ collection of the garbage collector (``gcpolicy.py``).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import struct
 from collections.abc import Sequence
@@ -87,6 +95,9 @@ PRIVATE = (
     ("protocol", "send_keepalive_ping"),  # uvicorn's method, overridden: pings only for silent phones
     ("protocol", "send_receive_event_to_app"),  # uvicorn's method, overridden: READ_AHEAD
     ("protocol", "handle_connect"),  # uvicorn's method, overridden: write_now in the scope
+    ("protocol", "start_keepalive"),  # uvicorn's method, overridden: the handshake's objects let go once open
+    ("protocol", "request"),  # uvicorn: the handshake's request, kept for the connection's life (start_keepalive)
+    ("protocol", "response"),  # uvicorn: the handshake's response, likewise (start_keepalive)
     ("conn", "writes"),  # websockets: frames being written (write_now frames small texts itself only when empty)
     ("conn", "expect_continuation_frame"),  # websockets: inside a fragmented message (write_now)
     ("conn", "parser"),  # websockets: the parser generator, closed to break its cycle (connection_lost)
@@ -140,11 +151,135 @@ def text_frame_header(length: int) -> bytes:
     return struct.pack("!BBQ", 0x81, 127, length)
 
 
+class Inbox:
+    """What uvicorn's protocol needs of its ``asyncio.Queue`` of messages for the app (``put_nowait``, ``get``,
+    ``qsize``, ``empty``), in about 150 bytes instead of about 3 KB: an ``asyncio.Queue`` is three deques and an
+    ``Event`` with a fourth, each deque ~760 bytes even when empty, for a queue that is read by one task and
+    holds at most :data:`READ_AHEAD` messages (so a list, and a future only while someone waits)."""
+
+    __slots__ = ("items", "waiters")
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self.waiters: list[asyncio.Future[None]] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self.items.append(item)
+        waiters = self.waiters
+        if waiters:
+            self.waiters = None
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self.items:
+            waiter = asyncio.get_running_loop().create_future()
+            if self.waiters is None:
+                self.waiters = []
+            self.waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if self.waiters is not None and waiter in self.waiters:
+                    self.waiters.remove(waiter)
+        return self.items.pop(0)
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+    def empty(self) -> bool:
+        return not self.items
+
+
+class Flag:
+    """What uvicorn's protocol needs of its ``asyncio.Event`` ``writable`` (``set``, ``clear``, ``is_set``,
+    ``wait``), without the Event's deque (~760 bytes a connection, for a flag that is almost always set)."""
+
+    __slots__ = ("value", "waiters")
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+        self.waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self.value
+
+    def set(self) -> None:
+        self.value = True
+        waiters, self.waiters = self.waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self.value = False
+
+    async def wait(self) -> None:
+        while not self.value:
+            waiter = asyncio.get_running_loop().create_future()
+            if self.waiters is None:
+                self.waiters = []
+            self.waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if self.waiters is not None and waiter in self.waiters:
+                    self.waiters.remove(waiter)
+
+
 WRITE_NOW = "gemtable.write_now"
 """The key, in a phone's ASGI scope's ``extensions``, of :meth:`SmallDeflate.write_now` (``phones.py``)."""
 
 
+UVICORN_ATTRIBUTES = (
+    "app",
+    "app_state",
+    "asgi_version",
+    "client",
+    "close_sent",
+    "close_timeout",
+    "close_timer",
+    "config",
+    "conn",
+    "connections",
+    "curr_msg_data_type",
+    "default_headers",
+    "disconnected",
+    "frames",
+    "handshake_complete",
+    "handshake_initiated",
+    "initial_response",
+    "last_ping_rtt",
+    "logger",
+    "loop",
+    "pending_ping_payload",
+    "ping_interval",
+    "ping_sent_at",
+    "ping_timeout",
+    "ping_timer",
+    "pong_timer",
+    "queue",
+    "read_paused",
+    "request",
+    "response",
+    "root_path",
+    "scheme",
+    "scope",
+    "server",
+    "tasks",
+    "transport",
+    "writable",
+)
+"""Every attribute uvicorn's protocol sets on itself, made slots of :class:`SmallDeflate`: uvicorn's class has no
+``__slots__``, and its ~40 attributes (more than a dict shares keys for) made each connection's ``__dict__`` a
+1.6 KB table; as slots they are 8 bytes each and the ``__dict__`` stays empty.  A name uvicorn adds in an
+upgrade still works (it lands in the ``__dict__``); ``tests/server/test_websocket_memory.py`` says so."""
+
+
 class SmallDeflate(WebSocketsSansIOProtocol):
+    __slots__ = (*UVICORN_ATTRIBUTES, "heard", "plain")
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
@@ -157,6 +292,8 @@ class SmallDeflate(WebSocketsSansIOProtocol):
                     compress_settings={"memLevel": MEM_LEVEL, "level": LEVEL},
                 )
             ]
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag(True)  # type: ignore[assignment]
         self.heard = self.loop.time()
         """When the phone last sent anything (a message, a pong: bytes on its socket)."""
         self.plain: bool | None = None
@@ -185,6 +322,19 @@ class SmallDeflate(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:  # (the app's task is made, not yet run: it finds this in its scope)
             scope["extensions"][WRITE_NOW] = self.write_now
+
+    def start_keepalive(self) -> None:
+        """uvicorn calls this once it has written the response that opens the connection: from then on the
+        handshake's request and response (their headers parsed into ``websockets`` ``Headers``, ~4 KB) are
+        read by nobody, yet uvicorn keeps both for the connection's life.  The request is emptied of its
+        headers (``Headers.clear``, public) as well, since the parser generator of ``websockets`` keeps it
+        too, in a local variable of its suspended frame."""
+        request = getattr(self, "request", None)
+        if request is not None:
+            request.headers.clear()
+        self.request = None  # type: ignore[assignment]
+        self.response = None  # type: ignore[assignment]
+        super().start_keepalive()
 
     def write_now(self, data: bytes) -> bool:
         """Write one text message (its UTF-8 bytes) to the socket at once, or say it cannot (False).
