@@ -399,7 +399,6 @@ def switch_game(self: Table) -> None:
     (each game has its own), and people beyond the new game's chairs watch, queueing in the order they came;
     everyone keeps their look."""
     self.manifest = find_manifest(self.settings.game)
-    self.kind = self.manifest.game
     self.decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
     self.game = None
     self.phase = LOBBY

@@ -46,7 +46,7 @@ import gemtable.table.extra_time as extra
 import gemtable.table.moderation as moderation
 import gemtable.table.seating as seating
 from gemtable.games import GameError, GameState, find_manifest
-from gemtable.games.api import JSON, beats
+from gemtable.games.api import JSON, Game, beats
 from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
 from gemtable.table.decisions import GRACE as GRACE
 from gemtable.table.decisions import MAX_CHANGES as MAX_CHANGES
@@ -94,7 +94,6 @@ class Table:
         self.code = code
         self.settings = settings
         self.manifest = find_manifest(settings.game)
-        self.kind = self.manifest.game
         self.decisions: Decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
         """How its game decides, asked everything that differs between simultaneous and turn-based games."""
         self.created_at = created_at
@@ -127,6 +126,11 @@ class Table:
         self.log = Log()
         """The table's side of its event log (``log.py``)."""
         self.runtime = Runtime()
+
+    @property
+    def kind(self) -> type[Game]:
+        """The game this table plays (its manifest's)."""
+        return self.manifest.game
 
     # --- building ------------------------------------------------------------------------
 
