@@ -161,7 +161,7 @@ def test_a_pause_keeps_each_clock_and_the_lock() -> None:
     table.pause(ann, start + 4)  # before the table's clock ends: 6 s left for the others, 16 s for Bob
     assert table_view(table, bob, start + 5)["paused"]["remaining_ms"] == 16000
     assert table_view(table, cy, start + 5)["paused"]["remaining_ms"] == 6000
-    assert rebuilt(table).paused == table.paused
+    assert rebuilt(table).hold.paused == table.hold.paused
     table.resume(ann, start + 50)
     assert table.deadline == start + 56 and table.play.overtime == {1: start + 66}
     choose(table, ann, DEEPER, start + 51)
@@ -171,7 +171,7 @@ def test_a_pause_keeps_each_clock_and_the_lock() -> None:
     choose(table, bob, DEEPER, start + 62)
     with pytest.raises(TableError):
         choose(table, cy, DEEPER, start + 62)
-    assert table.paused is not None and table.paused.overtime == {1: 6.0} and table.play.locked
+    assert table.hold.paused is not None and table.hold.paused.overtime == {1: 6.0} and table.play.locked
     for viewer in (None, cy, bob):  # paused, no clock runs: each stands at what it had left
         assert not view_problems(json.loads(json.dumps(table_view(table, viewer, start + 62))))
     assert table_view(table, cy, start + 62)["remaining_ms"] is None
@@ -205,10 +205,10 @@ def test_the_last_call_follows_the_slow_ones_last_choice_and_ends_with_their_clo
 
 def test_a_decision_nobody_answered_holds_at_the_reveal_and_gives_everyone_their_whole_clocks() -> None:
     table, (_ann, _bob, cy) = given({1: 2}, seconds=10.0, script=[LONG_CAVE] * 5, hold_silent=True)
-    now = run_clock(table, 0.0, lambda t: t.paused is not None)
+    now = run_clock(table, 0.0, lambda t: t.hold.paused is not None)
     assert now == 20.0 and table.log.outbox[-2]["type"] == "overtime"  # the hold comes at the reveal
-    assert table.paused is not None and table.paused.silent and table.paused.overtime == {1: 20.0}
-    assert rebuilt(table).paused == table.paused
+    assert table.hold.paused is not None and table.hold.paused.silent and table.hold.paused.overtime == {1: 20.0}
+    assert rebuilt(table).hold.paused == table.hold.paused
     table.resume(cy, 30.0)  # (any player lifts a hold)
     assert not table.play.locked and table.deadline == 40.0 and table.play.overtime == {1: 50.0}
     choose(table, cy, DEEPER, 35.0)  # Cy's silence is open again: the whole clock is back
@@ -306,7 +306,7 @@ def test_a_record_with_extra_time_rebuilds_and_replays_to_the_same_end() -> None
     while table.phase != RESULTS:
         game = table.game
         assert game is not None
-        if table.phase == PLAYING and table.paused is None:
+        if table.phase == PLAYING and table.hold.paused is None:
             waiting = [p for p in (ann, bob, cy) if table.people[p].seat in game.to_act()]
             waiting = [p for p in waiting if table.people[p].seat not in table.play.pending]
             if waiting:

@@ -45,7 +45,7 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
     choose(table, bob, DEEPER, 1.0)
     decision = table.decision
     table.pause(ann, 4.0)  # 6 s were left
-    assert table.paused is not None and table.deadline is None and table.next_wakeup() is None
+    assert table.hold.paused is not None and table.deadline is None and table.next_wakeup() is None
     table.pause(ann, 4.5)  # again: harmless, nothing logged
     assert [e["type"] for e in table.log.outbox].count("paused") == 1
     for now in (5.0, 20.0, 34.0):  # three times the clock
@@ -66,7 +66,7 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
     check_all(table, 34.0)
     # A restart (the table rebuilt from its log) is still paused, with the same time left.
     again = Table.rebuild(json.loads(json.dumps(table.log.outbox)), 40.0)
-    assert again.paused == table.paused and again.next_wakeup() is None
+    assert again.hold.paused == table.hold.paused and again.next_wakeup() is None
     table.resume(ann, 40.0)
     assert table.deadline == 46.0  # the 6 s it had left
     table.tick(45.9)
@@ -129,9 +129,9 @@ def test_a_host_who_drops_while_paused_is_replaced_and_the_new_host_resumes() ->
     table.disconnect(ann, 1.0)
     assert table.next_wakeup() == 1.0 + table.settings.absent_grace  # the only thing a paused table waits for
     table.tick(1.0 + table.settings.absent_grace)
-    assert table.host == bob and table.paused is not None
+    assert table.host == bob and table.hold.paused is not None
     table.resume(bob, 70.0)
-    assert table.paused is None and table.deadline == 70.0 + 9.0
+    assert table.hold.paused is None and table.deadline == 70.0 + 9.0
     check_all(table, 70.0)
 
 
@@ -141,13 +141,13 @@ def test_a_host_who_drops_while_paused_is_replaced_and_the_new_host_resumes() ->
 def test_a_start_counts_down_on_every_screen_and_the_host_may_cancel_it() -> None:
     table, (ann, bob) = seat_table(2, countdown=5.0)
     table.start(ann, 1, 10.0)
-    assert table.phase == LOBBY and table.countdown is not None and table.next_wakeup() == 15.0
+    assert table.phase == LOBBY and table.hold.countdown is not None and table.next_wakeup() == 15.0
     assert view(table, bob, 12.0)["countdown"] == {"by": ann, "name": "Ann", "remaining_ms": 3000}
     table.start(ann, 2, 11.0)  # again: harmless
     refused("not-host", table.cancel_start, bob, 12.0)
     refused("starting", table.change_settings, ann, {"seconds": 20}, 12.0)
     table.cancel_start(ann, 12.0)
-    assert table.countdown is None and table.next_wakeup() is None
+    assert table.hold.countdown is None and table.next_wakeup() is None
     table.tick(20.0)
     assert table.phase == LOBBY and "cancelled" in kinds(table)
     # Started again, it survives a restart and begins at its end.
@@ -166,7 +166,7 @@ def test_a_countdown_that_ends_with_too_few_players_is_cancelled() -> None:
     table.start(ann, 1, 0.0)
     table.leave(bob, 2.0)
     table.tick(5.0)
-    assert table.phase == LOBBY and table.countdown is None
+    assert table.phase == LOBBY and table.hold.countdown is None
     assert table.news.recent[-1]["kind"] == "cancelled" and table.news.recent[-1]["reason"] == "too-few"
     check_all(table, 5.0)
 

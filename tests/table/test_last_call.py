@@ -56,7 +56,7 @@ def test_a_game_with_last_calls_changed_minds_and_holds_replays_from_its_record(
     while table.phase != RESULTS:
         game = table.game
         assert game is not None
-        if table.paused is not None:  # held: somebody says "we're here" a little later
+        if table.hold.paused is not None:  # held: somebody says "we're here" a little later
             holds += 1
             now += 3.0
             table.resume(pids[1], now)
@@ -66,7 +66,7 @@ def test_a_game_with_last_calls_changed_minds_and_holds_replays_from_its_record(
         if table.phase == PLAYING and waiting and table.decision % 3 == 0 and table.decision not in silent:
             silent.add(table.decision)  # nobody answers this one: it holds (once), then silence is camp
             decision = table.decision
-            now = run_clock(table, now, lambda t, d=decision: t.paused is not None or t.decision != d)
+            now = run_clock(table, now, lambda t, d=decision: t.hold.paused is not None or t.decision != d)
             continue
         if table.phase == PLAYING and waiting and table.decision not in silent:
             for pid in waiting[:-1]:

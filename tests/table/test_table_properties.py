@@ -203,7 +203,7 @@ class Story:
             if person.status != Status.GONE and not person.is_bot:
                 table.connect(person.id, self.now)
         table.tick(self.now)
-        if table.paused is not None:
+        if table.hold.paused is not None:
             assert table.next_wakeup() is None or table.host is not None, "paused, and only time passes"
             if table.host is None:  # nobody is here to resume it: it stays paused, as it should
                 check_all(table, self.now)

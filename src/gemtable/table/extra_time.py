@@ -110,7 +110,7 @@ def own_view(self: Table, seat: int | None, now: float) -> tuple[bool, int | Non
     play = self.play
     if seat is None or seat not in play.overtime:
         return False, None
-    paused = self.paused
+    paused = self.hold.paused
     if paused is not None:
         rest = paused.overtime.get(seat)
         return True, None if rest is None else round(rest * 1000)

@@ -69,6 +69,18 @@ class Countdown:
     seed: int
 
 
+@dataclass
+class Hold:
+    """The table's clock held: the game paused (by the host, or by the table when nobody answered), or the
+    next game being got ready (the host asked to start: a ready check, then a countdown).  At most one of
+    ``paused`` (in a game) and ``readying``/``countdown`` (between games) is set; a game's start clears all."""
+
+    paused: Paused | None = None
+    readying: Readying | None = None
+    """The host asked to start and the table waits for everyone to be ready."""
+    countdown: Countdown | None = None
+
+
 @dataclass(frozen=True)
 class Ban:
     """Someone the host removed and banned: their token, and new joins from their address (a keyed hash of
@@ -204,7 +216,7 @@ def pause(self: Table, pid: int, now: float) -> None:
     host_only(self, pid)
     if not self.in_game():
         raise TableError("no-game", "there is no game to pause")
-    if self.paused is not None:
+    if self.hold.paused is not None:
         return
     remaining = None if self.deadline is None else max(0.0, self.deadline - now)
     self.emit("paused", now, by=pid, remaining=remaining)
@@ -213,7 +225,7 @@ def pause(self: Table, pid: int, now: float) -> None:
 def resume(self: Table, pid: int, now: float) -> None:
     """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`).  A hold
     because nobody answered (``Paused.silent``) any player lifts too: it only asks whether everyone is here."""
-    paused = self.paused
+    paused = self.hold.paused
     if paused is None or not paused.silent or not self.person(pid).has_chair:
         host_only(self, pid)
     if paused is None:
@@ -236,7 +248,7 @@ def change_settings(self: Table, pid: int, changes: object, now: float) -> None:
     host_only(self, pid)
     if self.in_game():
         raise TableError("in-game", "the settings can be changed between games only")
-    if self.countdown is not None:
+    if self.hold.countdown is not None:
         raise TableError("starting", "the game is about to start: cancel the countdown first")
     settings = revised(self.settings, changes)
     if settings == self.settings:
@@ -254,16 +266,16 @@ def start(self: Table, pid: int, seed: int, now: float) -> None:
     host_only(self, pid)
     if self.phase not in (LOBBY, RESULTS):
         raise TableError("in-game", "a game is already under way")
-    if self.countdown is not None:
+    if self.hold.countdown is not None:
         return
     self._check_ready(seed)
     host = self.person(pid)
     if self.settings.ready_check and host.has_chair and not host.ready:
         self.emit("ready", now, person=pid, ready=True)  # (the host who starts is ready)
-    if self.readying is None and self.settings.ready_check and not_ready(self):
+    if self.hold.readying is None and self.settings.ready_check and not_ready(self):
         self.emit("ready_check", now, by=pid, seed=seed)  # each seated player says they are ready first
         return
-    count_down(self, pid, self.readying.seed if self.readying is not None else seed, now)  # (or insists)
+    count_down(self, pid, self.hold.readying.seed if self.hold.readying is not None else seed, now)  # (or insists)
 
 
 def count_down(self: Table, pid: int, seed: int, now: float) -> None:
@@ -299,8 +311,8 @@ def ready(self: Table, pid: int, is_ready: object, now: float) -> None:
 def ready_now(self: Table, now: float) -> None:
     """The clock's part of a ready check: once every seated player is ready, the countdown the host asked for
     begins (or, with too few players left, the start is cancelled)."""
-    readying = self.readying
-    if readying is None or self.countdown is not None or not_ready(self):
+    readying = self.hold.readying
+    if readying is None or self.hold.countdown is not None or not_ready(self):
         return
     try:
         self._check_ready(readying.seed)
@@ -314,7 +326,7 @@ def cancel_start(self: Table, pid: int, now: float) -> None:
     """The host cancels the countdown to a game, or the ready check before it (nothing to cancel: nothing
     changes)."""
     host_only(self, pid)
-    if self.countdown is None and self.readying is None:
+    if self.hold.countdown is None and self.hold.readying is None:
         return
     self.emit("cancelled", now, by=pid, reason="host")
 
@@ -349,7 +361,7 @@ def on_paused(self: Table, e: Event) -> None:
     by = int(e.get("by", 0))
     name = self._name(by) or ""
     left = extra.pause_clocks(self, e["at"], whole=silent)
-    self.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent, left)
+    self.hold.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent, left)
     self.deadline = None
     if silent:
         self.play.held = self.decision
@@ -359,8 +371,8 @@ def on_paused(self: Table, e: Event) -> None:
 
 
 def on_resumed(self: Table, e: Event) -> None:
-    paused = self.paused
-    self.paused = None
+    paused = self.hold.paused
+    self.hold.paused = None
     at = e["at"]
     self.opened_at = at  # bots and graces count again from here
     if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
@@ -372,7 +384,7 @@ def on_resumed(self: Table, e: Event) -> None:
 
 def on_ready_check(self: Table, e: Event) -> None:
     name = self._name(e["by"]) or ""
-    self.readying = Readying(e["by"], name, int(e["seed"]))
+    self.hold.readying = Readying(e["by"], name, int(e["seed"]))
     self.tell("ready_check", by=name)
 
 
@@ -381,15 +393,15 @@ def on_ready(self: Table, e: Event) -> None:
 
 
 def on_countdown(self: Table, e: Event) -> None:
-    self.readying = None
+    self.hold.readying = None
     name = self._name(e["by"]) or ""
-    self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
+    self.hold.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
     self.tell("countdown", by=name)
 
 
 def on_cancelled(self: Table, e: Event) -> None:
-    self.readying = None
-    self.countdown = None
+    self.hold.readying = None
+    self.hold.countdown = None
     self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
 
 
@@ -432,5 +444,5 @@ def on_ended(self: Table, e: Event) -> None:
     game.end()
     self.play.pending = {}
     self.play.changes = {}
-    self.paused = None
+    self.hold.paused = None
     self._after_move(e["at"])

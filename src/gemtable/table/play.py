@@ -44,7 +44,7 @@ class Play:
     """The last decision held because nobody answered it (``Settings.hold_silent``: one hold per decision)."""
     overtime: dict[int, float | None] = field(default_factory=dict)
     """The open decision's own deadlines of the seats whose person has extra time (``extra_time.py``), by seat
-    (None: no clock for them; while paused, None for all: their time left is in ``Table.paused``)."""
+    (None: no clock for them; while paused, None for all: their time left is in ``Table.hold.paused``)."""
     factors: dict[int, int] = field(default_factory=dict)
     """Those seats' factors when the decision opened (a hold that gives the decision its whole clock again gives
     them theirs)."""

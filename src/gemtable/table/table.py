@@ -57,7 +57,7 @@ from gemtable.table.errors import TableError
 from gemtable.table.log import Event as Event
 from gemtable.table.log import Log
 from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
-from gemtable.table.moderation import Countdown, Door, Paused, Readying
+from gemtable.table.moderation import Door, Hold
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name
 from gemtable.table.news import News, Notice
@@ -114,10 +114,8 @@ class Table:
         """When the current decision (or pause) began."""
         self.decision = 0
         """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
-        self.paused: Paused | None = None
-        self.countdown: Countdown | None = None
-        self.readying: Readying | None = None
-        """The host asked to start and the table waits for everyone to be ready (``moderation.py``)."""
+        self.hold = Hold()
+        """The game paused, or the next one being readied and counted down (``moderation.py``)."""
         self.door = Door()
         """Who may not come back in: bans, and the removed (``moderation.py``)."""
         self.news = News()
@@ -278,8 +276,8 @@ class Table:
             raise TableError("stale", "too late: that decision has been revealed")
         if game is None or self.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
-        silent_hold = self.paused is not None and self.paused.silent
-        if self.paused is not None and not silent_hold and not self.decisions.chooses_while_paused:
+        silent_hold = self.hold.paused is not None and self.hold.paused.silent
+        if self.hold.paused is not None and not silent_hold and not self.decisions.chooses_while_paused:
             raise TableError("paused", "the game is paused: wait for the host to resume it")
         if decision is not None and decision != self.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
@@ -312,10 +310,10 @@ class Table:
     def next_wakeup(self) -> float | None:
         """When ``tick`` must run next, if nothing else happens first (paused: only for an absent host)."""
         times: list[float] = self._absence_wakeups()
-        if self.paused is not None:
+        if self.hold.paused is not None:
             return min(times) if times else None
-        if self.countdown is not None:
-            times.append(self.countdown.ends)
+        if self.hold.countdown is not None:
+            times.append(self.hold.countdown.ends)
         if self.deadline is not None:
             times.append(self.deadline)
         game = self.game
@@ -369,7 +367,7 @@ class Table:
 
     def deciding(self, paused_too: bool = False) -> bool:
         """Whether a decision of the game is open (and, unless ``paused_too``, the table not paused)."""
-        return self.phase == PLAYING and (paused_too or self.paused is None)
+        return self.phase == PLAYING and (paused_too or self.hold.paused is None)
 
     # --- the rules of the table -----------------------------------------------------------
 
@@ -380,7 +378,7 @@ class Table:
             moderation.ready_now(self, now)
             self._count_down(now)
             return
-        if self.paused is not None:
+        if self.hold.paused is not None:
             return
         game = self.game
         if self.phase == REVEAL:
@@ -402,7 +400,7 @@ class Table:
 
     def _count_down(self, now: float) -> None:
         """The start's countdown ends: the game begins, if enough players are still seated."""
-        countdown = self.countdown
+        countdown = self.hold.countdown
         if countdown is None or now < countdown.ends:
             return
         try:
@@ -464,12 +462,10 @@ class Table:
         self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.play.seed, self.settings.script)
         if self.settings.beat > 0 and (holds := beats(self.game)) is not None:
             holds.hold_reveals()
-        self.countdown = None
-        self.paused = None
+        self.hold = Hold()
         self.news.new_game()
         for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
             del self.people[pid]  # their names are in the records of the games they played
-        self.readying = None
         for person in self.people.values():
             person.seat = None
             person.missed = 0

@@ -197,7 +197,7 @@ def _settings_raw(settings: Settings) -> msgspec.Raw:
 
 
 def _head(table: Table, now: float) -> JSON:
-    paused, countdown = table.paused, table.countdown
+    paused, countdown = table.hold.paused, table.hold.countdown
     return {
         "code": table.code,
         "game": table.kind.name,
@@ -218,7 +218,9 @@ def _head(table: Table, now: float) -> JSON:
             "remaining_ms": None if paused.remaining is None else round(paused.remaining * 1000),
             "silent": paused.silent,
         },
-        "readying": None if table.readying is None else {"by": table.readying.by, "name": table.readying.name},
+        "readying": None
+        if table.hold.readying is None
+        else {"by": table.hold.readying.by, "name": table.hold.readying.name},
         "countdown": None
         if countdown is None
         else {"by": countdown.by, "name": countdown.name, "remaining_ms": _ms(countdown.ends - now)},
@@ -243,7 +245,7 @@ def _remaining(table: Table, now: float) -> int | None:
     """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
     someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
     if table.deadline is None:
-        return 0 if table.play.locked and table.paused is None else None  # (paused: the clock stands)
+        return 0 if table.play.locked and table.hold.paused is None else None  # (paused: the clock stands)
     return max(0, round((table.deadline - now) * 1000))
 
 
