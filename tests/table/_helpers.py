@@ -177,7 +177,7 @@ def snapshot(table: Table, now: float) -> dict[str, Any]:
         "views": {str(pid): table_view(table, pid, now) for pid in viewers(table)},
         "events": table.log.events,
         "phase": table.phase,
-        "host": table.host,
+        "host": table.host_role.holder,
         "deadline": table.deadline,
         "opened_at": table.opened_at,
         "decision": table.decision,
@@ -255,8 +255,8 @@ def check_chairs(table: Table) -> None:
     if table.kind.seats_per_game != table.kind.max_seats:
         seats = [p.seat for p in table.people.values() if p.seat is not None]
         assert len(seats) == len(set(seats)), "two people share a seat of the game"
-    if table.host is not None:
-        host = table.people[table.host]
+    if table.host_role.holder is not None:
+        host = table.people[table.host_role.holder]
         assert host.status != Status.GONE and not host.is_bot
 
 

@@ -374,7 +374,7 @@ def test_the_host_passes_to_someone_playing_rather_than_to_an_away_player() -> N
     now = camp_and_pause(table, now + 1.0)
     assert status(table, bob) == Status.AWAY
     table.leave(ann, now + 1.0)
-    assert table.host == cy  # cy is here and playing: cy can start the next game
+    assert table.host_role.holder == cy  # cy is here and playing: cy can start the next game
     end = finish_game(table, now + 1.0)
     table.add_bot(cy, "odds", end + 1)  # bob is still away: a bot makes two
     table.start(cy, 2, end + 1)

@@ -335,7 +335,7 @@ def test_after_a_tick_nothing_is_due_until_the_next_wakeup() -> None:
 def test_a_player_who_never_connects_is_silent_only_at_the_deadline() -> None:
     table, _ = seat_table(["Ann", "Bob"], script=SCRIPT)
     cy = join(table, "Cy", 0.0, connect=False)
-    table.start(table.host or 0, 1, 0.0)
+    table.start(table.host_role.holder or 0, 1, 0.0)
     ann, bob = sorted(p for p in table.people if p != cy)
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 1.0)
     table.tick(9.0)

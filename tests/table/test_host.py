@@ -129,7 +129,7 @@ def test_a_host_who_drops_while_paused_is_replaced_and_the_new_host_resumes() ->
     table.disconnect(ann, 1.0)
     assert table.next_wakeup() == 1.0 + table.settings.absent_grace  # the only thing a paused table waits for
     table.tick(1.0 + table.settings.absent_grace)
-    assert table.host == bob and table.hold.paused is not None
+    assert table.host_role.holder == bob and table.hold.paused is not None
     table.resume(bob, 70.0)
     assert table.hold.paused is None and table.deadline == 70.0 + 9.0
     check_all(table, 70.0)
@@ -290,12 +290,12 @@ def test_a_stand_in_host_cannot_remove_the_host_and_the_role_comes_back() -> Non
     table, (ann, bob, cy) = seat_table(3)
     table.disconnect(ann, 0.0)
     table.tick(table.settings.absent_grace)
-    assert table.host == bob and table.first == ann
+    assert table.host_role.holder == bob and table.host_role.owner == ann
     refused("first-host", table.remove, bob, ann, 61.0)
     refused("first-host", table.remove, bob, ann, 61.0, True)
     table.remove(bob, cy, 61.0)  # anyone else, yes
     table.connect(ann, 70.0)
-    assert table.host == ann
+    assert table.host_role.holder == ann
     assert table.news.recent[-1]["kind"] == "host" and table.news.recent[-1]["reason"] == "back"
     check_all(table, 70.0)
 
@@ -309,9 +309,9 @@ def test_handing_the_host_role_on() -> None:
     table.disconnect(cy, 1.0)
     refused("offline", table.hand_host, ann, cy, 1.0)
     table.hand_host(ann, bob, 2.0)  # the owner hands it on for good
-    assert table.host == bob and table.first == bob
+    assert table.host_role.holder == bob and table.host_role.owner == bob
     table.connect(ann, 3.0)
-    assert table.host == bob  # it does not come back: Ann gave it away
+    assert table.host_role.holder == bob  # it does not come back: Ann gave it away
     table.remove(bob, ann, 4.0)  # and Bob may remove her
     check_all(table, 4.0)
 
@@ -321,16 +321,16 @@ def test_a_stand_in_host_hands_on_only_the_stand_in_role() -> None:
     table.disconnect(ann, 0.0)
     table.tick(table.settings.absent_grace)
     table.hand_host(bob, cy, 61.0)
-    assert table.host == cy and table.first == ann
+    assert table.host_role.holder == cy and table.host_role.owner == ann
     refused("first-host", table.remove, cy, ann, 62.0)
     table.connect(ann, 63.0)
-    assert table.host == ann
+    assert table.host_role.holder == ann
 
 
 def test_the_host_leaving_for_good_hands_the_role_over_for_good() -> None:
     table, (ann, bob, _cy) = seat_table(3)
     table.leave(ann, 1.0)
-    assert table.host == bob and table.first == bob
+    assert table.host_role.holder == bob and table.host_role.owner == bob
 
 
 # --- end now, settings ------------------------------------------------------------------------------

@@ -48,17 +48,17 @@ def test_a_full_table_of_closed_phones_gives_a_chair_and_the_host_role_to_the_ne
     close_phones(table, pids, 10.0)
     zed = join(table, "Zed", 20.0)
     table.tick(20.0)
-    assert status(table, zed) == Status.WATCHING and table.host == pids[0]
+    assert status(table, zed) == Status.WATCHING and table.host_role.holder == pids[0]
     with pytest.raises(TableError) as err:
         table.start(zed, 1, 20.0)
     assert err.value.code == "not-host"
     # Both the chair and the role change hands exactly when the grace ends, and not before.
     assert table.next_wakeup() == 10.0 + ABSENT_GRACE
     table.tick(10.0 + ABSENT_GRACE - 0.1)
-    assert status(table, zed) == Status.WATCHING and table.host == pids[0]
+    assert status(table, zed) == Status.WATCHING and table.host_role.holder == pids[0]
     now = 10.0 + ABSENT_GRACE
     table.tick(now)
-    assert table.host == zed
+    assert table.host_role.holder == zed
     assert status(table, zed) == Status.SEATED
     # The first to join (the longest gone, lowest chair) gave the chair up: away, without a chair.
     assert table.people[zed].chair == 0
@@ -126,12 +126,14 @@ def test_back_after_losing_the_chair_watches_at_the_back_of_the_queue_and_gets_t
     zed = join(table, "Zed", 1.0)
     yan = join(table, "Yan", 2.0)
     table.tick(ABSENT_GRACE)
-    assert table.people[zed].chair == 0 and table.host == pids[1]  # a player in a chair takes the role first
+    assert (
+        table.people[zed].chair == 0 and table.host_role.holder == pids[1]
+    )  # a player in a chair takes the role first
     assert status(table, yan) == Status.WATCHING
     table.connect(ann, ABSENT_GRACE + 5)
     assert status(table, ann) == Status.WATCHING
     assert [p.id for p in table.queue()] == [yan, ann]
-    assert table.host == ann  # the first person is the host whenever they are here
+    assert table.host_role.holder == ann  # the first person is the host whenever they are here
     check_all(table, ABSENT_GRACE + 5)
 
 
@@ -142,7 +144,7 @@ def test_the_same_at_the_results() -> None:
     assert table.phase == RESULTS
     zed = join(table, "Zed", end)
     now = run_clock(table, end, lambda t: status(t, zed) == Status.SEATED)
-    assert now == ABSENT_GRACE and table.host == pids[0]  # ann is here: she stays host
+    assert now == ABSENT_GRACE and table.host_role.holder == pids[0]  # ann is here: she stays host
     table.start(pids[0], 2, now)
     assert table.play.number == 2
     check_all(table, now)
@@ -154,11 +156,11 @@ def test_the_same_at_the_results() -> None:
 def test_an_absent_host_hands_over_only_after_the_grace_whatever_the_phase() -> None:
     table, (ann, bob, _cy) = started(3, seconds=2.0, pause=1.0, script=[LONG_CAVE] * 5)
     table.disconnect(ann, 0.5)
-    now = run_clock(table, 0.5, lambda t: t.host != ann)
-    assert now == 0.5 + ABSENT_GRACE and table.host == bob
+    now = run_clock(table, 0.5, lambda t: t.host_role.holder != ann)
+    assert now == 0.5 + ABSENT_GRACE and table.host_role.holder == bob
     assert status(table, ann) == Status.AWAY
     table.connect(ann, now + 1)
-    assert table.host == ann
+    assert table.host_role.holder == ann
     assert_rebuilds(table, now + 1)
 
 
@@ -166,14 +168,14 @@ def test_nobody_connected_keeps_the_host_where_it_is() -> None:
     table, pids = seat_table(3)
     close_phones(table, pids, 0.0)
     table.tick(10 * ABSENT_GRACE)
-    assert table.host == pids[0] and table.next_wakeup() is None
+    assert table.host_role.holder == pids[0] and table.next_wakeup() is None
 
 
 def test_a_leaving_host_hands_over_to_someone_connected() -> None:
     table, (ann, bob, cy) = seat_table(3)
     table.disconnect(bob, 0.0)
     table.leave(ann, 1.0)
-    assert table.host == cy  # bob is next in line but his phone is gone
+    assert table.host_role.holder == cy  # bob is next in line but his phone is gone
     assert_rebuilds(table, 1.0)
 
 
@@ -184,17 +186,17 @@ def test_a_rebuild_does_not_move_the_host_and_the_grace_counts_from_the_restart(
     assert table.phase == PAUSE
     restart = 1.5
     copy = Table.rebuild(table.log.outbox, restart)  # every phone is gone after a restart
-    assert copy.host == ann
+    assert copy.host_role.holder == ann
     copy.connect(bob, restart + 0.1)
     copy.connect(cy, restart + 0.1)
     # The caves go on; ann is marked away at the next pause, but she stays host until the grace is over.
-    now = run_clock(copy, restart + 0.1, lambda t: t.host != ann or t.phase == RESULTS)
-    assert now == restart + ABSENT_GRACE and copy.host == bob
+    now = run_clock(copy, restart + 0.1, lambda t: t.host_role.holder != ann or t.phase == RESULTS)
+    assert now == restart + ABSENT_GRACE and copy.host_role.holder == bob
     copy.connect(ann, now + 1)
-    assert copy.host == ann
+    assert copy.host_role.holder == ann
     # And a second restart keeps what the log says.
     again = Table.rebuild([*table.log.outbox, *copy.log.outbox], now + 2)
-    assert again.host == ann
+    assert again.host_role.holder == ann
 
 
 def test_after_a_restart_the_host_who_comes_back_in_time_keeps_the_role() -> None:
@@ -205,7 +207,7 @@ def test_after_a_restart_the_host_who_comes_back_in_time_keeps_the_role() -> Non
     copy.tick(5.0 + ABSENT_GRACE - 1)
     copy.connect(ann, 5.0 + ABSENT_GRACE - 1)
     copy.tick(5.0 + 10 * ABSENT_GRACE)
-    assert copy.host == ann
+    assert copy.host_role.holder == ann
 
 
 # --- removing an absent person ---------------------------------------------------------------------

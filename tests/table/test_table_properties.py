@@ -204,11 +204,11 @@ class Story:
                 table.connect(person.id, self.now)
         table.tick(self.now)
         if table.hold.paused is not None:
-            assert table.next_wakeup() is None or table.host is not None, "paused, and only time passes"
-            if table.host is None:  # nobody is here to resume it: it stays paused, as it should
+            assert table.next_wakeup() is None or table.host_role.holder is not None, "paused, and only time passes"
+            if table.host_role.holder is None:  # nobody is here to resume it: it stays paused, as it should
                 check_all(table, self.now)
                 return
-            table.resume(table.host, self.now)
+            table.resume(table.host_role.holder, self.now)
             table.tick(self.now)
         self._no_endless_clocks()
 
@@ -231,8 +231,8 @@ class Story:
         their default move: a silent person with no clock would hold the table for good (as they should)."""
         table = self.table
         for person in list(table.people.values()):
-            if person.extra_time != 1 and table.host is not None:
-                table.extra_time(table.host, person.id, 1, self.now)
+            if person.extra_time != 1 and table.host_role.holder is not None:
+                table.extra_time(table.host_role.holder, person.id, 1, self.now)
         game = table.game
         for seat in [seat for seat, end in table.play.overtime.items() if end is None]:
             at_seat = table.person_at_seat(seat)

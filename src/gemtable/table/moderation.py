@@ -70,6 +70,18 @@ class Countdown:
 
 
 @dataclass
+class HostRole:
+    """The host role: who holds it now, and whose it is."""
+
+    holder: int | None = None
+    """The host (None: nobody is here to take the role)."""
+    owner: int | None = None
+    """Whose the role is: the first person to join (or whom they handed it to, or the host after them when
+    they left).  A stand-in host (the role passed on while they were away) may not remove them, and the role
+    comes back to them whenever they return."""
+
+
+@dataclass
 class Hold:
     """The table's clock held: the game paused (by the host, or by the table when nobody answered), or the
     next game being got ready (the host asked to start: a ready check, then a countdown).  At most one of
@@ -146,7 +158,7 @@ def remove(self: Table, pid: int, target: object, now: float, ban: bool = False)
         raise TableError("self", "you cannot remove yourself: leave the table instead")
     if person.is_bot:
         raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
-    if person.id == self.first and self.host != self.first:
+    if person.id == self.host_role.owner and self.host_role.holder != self.host_role.owner:
         raise TableError(
             "first-host", f"{person.name} is this table's host: the role goes back to them when they return"
         )
@@ -190,7 +202,7 @@ def hand_host(self: Table, pid: int, target: object, now: float) -> None:
         return  # the host already: nothing to do
     if person.id not in self.runtime.connected:
         raise TableError("offline", f"{person.name}'s phone is not connected: hand the role to someone here")
-    owner = {"owner": True} if self.first == pid else {}
+    owner = {"owner": True} if self.host_role.owner == pid else {}
     self.emit("host", now, person=person.id, by=pid, reason="handed", **owner)
 
 
@@ -333,15 +345,21 @@ def cancel_start(self: Table, pid: int, now: float) -> None:
 
 def host_only(self: Table, pid: int) -> None:
     person = self.person(pid)
-    if self.host != person.id:
+    if self.host_role.holder != person.id:
         raise TableError("not-host", "only the host can do that")
 
 
 def on_host(self: Table, e: Event) -> None:
-    self.host = e["person"]
+    self.host_role.holder = e["person"]
     if e.get("owner"):
-        self.first = e["person"]
-    self.tell("host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by")))
+        self.host_role.owner = e["person"]
+    self.tell(
+        "host",
+        person=self.host_role.holder,
+        name=self._name(self.host_role.holder),
+        reason=e.get("reason"),
+        by=self._name(e.get("by")),
+    )
 
 
 def on_banned(self: Table, e: Event) -> None:

@@ -57,7 +57,7 @@ from gemtable.table.errors import TableError
 from gemtable.table.log import Event as Event
 from gemtable.table.log import Log
 from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
-from gemtable.table.moderation import Door, Hold
+from gemtable.table.moderation import Door, Hold, HostRole
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name
 from gemtable.table.news import News, Notice
@@ -98,11 +98,8 @@ class Table:
         """How its game decides, asked everything that differs between simultaneous and turn-based games."""
         self.created_at = created_at
         self.people: dict[int, Person] = {}
-        self.host: int | None = None
-        self.first: int | None = None
-        """Whose the host role is: the first person to join (or whom they handed it to, or the host after
-        them when they left).  A stand-in host (the role passed on while they were away) may not remove them,
-        and the role comes back to them whenever they return."""
+        self.host_role = HostRole()
+        """Who is host, and whose the role is (``moderation.py``)."""
         self.last_id = 0
         """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
         self.phase = LOBBY
@@ -339,9 +336,9 @@ class Table:
         """When an absent host hands over, or an absent player's chair goes to a watcher (not yet done)."""
         rt = self.runtime
         times: list[float] = []
-        host = self.people.get(self.host) if self.host is not None else None
+        host = self.people.get(self.host_role.holder) if self.host_role.holder is not None else None
         since = self.absent_since(host) if host is not None else None
-        if since is not None and self._successor(self.host) is not None:
+        if since is not None and self._successor(self.host_role.holder) is not None:
             times.append(since + self.settings.absent_grace)
         if (
             self.phase in (LOBBY, RESULTS)

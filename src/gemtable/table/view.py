@@ -206,8 +206,8 @@ def _head(table: Table, now: float) -> JSON:
         "phase": table.phase,
         "game_number": table.play.number,
         "decision": table.decision,
-        "host": table.host,
-        "host_owner": table.first,
+        "host": table.host_role.holder,
+        "host_owner": table.host_role.owner,
         "remaining_ms": _remaining(table, now),
         "chairs": table.kind.max_seats,
         "paused": None
@@ -316,14 +316,16 @@ def _me(
             "status": me.status.value,
             "chair": me.chair,
             "seat": seat,
-            "host": table.host == me.id,
+            "host": table.host_role.holder == me.id,
             "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
             "choice": table.play.pending.get(seat) if seat is not None else None,
             "moves": _moves(table, seat, to_act),
-            "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if table.host == me.id else [],
+            "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()]
+            if table.host_role.holder == me.id
+            else [],
             "news": news[me.id] if news is not None else table.news.about(me.id),
             "more_time": _more_time(table, me, seat),
-            "extra_time": _extra_times(table) if table.host == me.id else {},
+            "extra_time": _extra_times(table) if table.host_role.holder == me.id else {},
             "audience": audience.own_view(table, me),
         }
     )
@@ -355,7 +357,7 @@ def _listed(table: Table, me: Person | None) -> list[Person]:
     """Everyone with a chair or a seat of this game, the host, the viewer, and the first
     ``QUEUE_SHOWN`` of the others (the queue in its order, then the away), by id."""
     shown = {p.id for p in table.people.values() if p.chair is not None or p.seat is not None}
-    shown |= {pid for pid in (table.host, me.id if me is not None else None) if pid is not None}
+    shown |= {pid for pid in (table.host_role.holder, me.id if me is not None else None) if pid is not None}
     rest = [*table.queue(), *(p for p in table.people.values() if p.status == Status.AWAY and p.chair is None)]
     shown |= {p.id for p in rest[:QUEUE_SHOWN]}
     return [table.people[pid] for pid in sorted(shown) if pid in table.people]
