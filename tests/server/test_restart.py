@@ -89,4 +89,4 @@ def test_a_killed_server_comes_back_mid_cave_and_the_game_ends_as_its_log_replay
     ]
     rebuilt = Table.rebuild(events)
     assert rebuilt.game is not None and rebuilt.game.scores() == scores
-    assert rebuilt.phase == "results"
+    assert rebuilt.moment.phase == "results"

@@ -103,7 +103,7 @@ def status(table: Table, pid: int) -> Status:
 
 def choose(table: Table, pid: int, move: str, now: float) -> None:
     """``pid`` answers the decision open now."""
-    table.choose(pid, move, now, table.decision)
+    table.choose(pid, move, now, table.moment.decision)
 
 
 def choose_all(table: Table, moves: dict[int, str], now: float) -> None:
@@ -116,7 +116,7 @@ def everyone_camps(table: Table, now: float) -> None:
     game = table.game
     assert game is not None
     for seat in sorted(game.to_act()):
-        if table.phase != "playing":
+        if table.moment.phase != "playing":
             return
         person = table.person_at_seat(seat)
         connected = person is not None and person.id in table.runtime.connected
@@ -127,7 +127,7 @@ def everyone_camps(table: Table, now: float) -> None:
 def inside(table: Table) -> set[int]:
     """The ids of the people (and bots) asked to choose now."""
     game = table.game
-    if game is None or table.phase != "playing":
+    if game is None or table.moment.phase != "playing":
         return set()
     return {p.id for p in table.people.values() if p.seat is not None and p.seat in game.to_act()}
 
@@ -138,7 +138,7 @@ def run_clock(table: Table, now: float, until: Any, limit: int = 5000) -> float:
         if until(table):
             return now
         wake = table.next_wakeup()
-        assert wake is not None, f"the clock has nothing to do in phase {table.phase}"
+        assert wake is not None, f"the clock has nothing to do in phase {table.moment.phase}"
         now = max(now, wake)
         table.tick(now)
     raise AssertionError("the clock never got there")
@@ -146,7 +146,7 @@ def run_clock(table: Table, now: float, until: Any, limit: int = 5000) -> float:
 
 def finish_game(table: Table, now: float) -> float:
     """Everyone silent: tick until the results stand."""
-    return run_clock(table, now, lambda t: t.phase == RESULTS)
+    return run_clock(table, now, lambda t: t.moment.phase == RESULTS)
 
 
 # --- logs, snapshots, rebuilds --------------------------------------------------------------
@@ -176,11 +176,11 @@ def snapshot(table: Table, now: float) -> dict[str, Any]:
     return {
         "views": {str(pid): table_view(table, pid, now) for pid in viewers(table)},
         "events": table.log.events,
-        "phase": table.phase,
+        "phase": table.moment.phase,
         "host": table.host_role.holder,
-        "deadline": table.deadline,
-        "opened_at": table.opened_at,
-        "decision": table.decision,
+        "deadline": table.moment.deadline,
+        "opened_at": table.moment.opened_at,
+        "decision": table.moment.decision,
         "pending": dict(table.play.pending),
         "game_number": table.play.number,
         "seed": table.play.seed,

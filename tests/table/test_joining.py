@@ -145,7 +145,7 @@ def test_arriving_late_takes_a_chair_marked_waiting() -> None:
         assert entry["status"] == "waiting" and not entry["to_act"]
     assert table_view(table, cy, 3.0)["me"]["moves"] == []
     with pytest.raises(TableError) as err:
-        table.choose(cy, "deeper", 3.0, table.decision)
+        table.choose(cy, "deeper", 3.0, table.moment.decision)
     assert err.value.code == "not-your-turn"
     check_all(table, 3.0)
 
@@ -262,7 +262,7 @@ def test_the_host_passes_in_the_middle_of_a_game() -> None:
     table, (ann, bob, _cy) = started(3)
     table.leave(ann, 2.0)
     assert table.host_role.holder == bob
-    assert table.phase == "playing"
+    assert table.moment.phase == "playing"
     check_all(table, 2.0)
 
 
@@ -279,7 +279,7 @@ def test_leaving_twice_or_as_a_stranger_is_refused() -> None:
 
 def test_a_new_table_is_an_empty_lobby() -> None:
     table = new_table()
-    assert table.phase == LOBBY and table.host_role.holder is None and table.people == {}
+    assert table.moment.phase == LOBBY and table.host_role.holder is None and table.people == {}
     view = table_view(table, None, 0.0)
     assert view["people"] == [] and view["me"] is None and view["state"] is None
     assert view["settings"]["seconds"] == 10.0

@@ -57,7 +57,7 @@ def test_a_broadcast_with_many_notices_gives_each_phone_its_own() -> None:
     now = 0.0
     for turn in range(8):
         game = table.game
-        acting = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+        acting = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
         speaking = [pid for pid in pids[: 2 + turn % 3] if table.person(pid).seat in acting]
         choose_all(table, dict.fromkeys(speaking, DEEPER), now + 1.0)
         now += 11.0  # the others stay silent: the clock plays for them

@@ -68,7 +68,7 @@ def test_a_full_table_of_closed_phones_gives_a_chair_and_the_host_role_to_the_ne
     # The new host can start: the absent players still in their chairs play (silence, or a bot).
     table.start(zed, 5, now)
     table.tick(now)
-    assert table.phase == PLAYING and table.people[zed].seat is not None
+    assert table.moment.phase == PLAYING and table.people[zed].seat is not None
     assert_rebuilds(table, now)
 
 
@@ -82,21 +82,21 @@ def test_the_game_started_by_the_new_host_runs_to_the_end(game: str, chairs: int
     table.tick(ABSENT_GRACE)
 
     def zed_plays(t: Table) -> bool:
-        if t.phase == PLAYING and t.game is not None and t.people[zed].seat in t.game.to_act():
+        if t.moment.phase == PLAYING and t.game is not None and t.people[zed].seat in t.game.to_act():
             seat = t.people[zed].seat
             assert seat is not None
-            t.choose(zed, t.game.default_move(seat), now, t.decision)
-        return t.phase == RESULTS
+            t.choose(zed, t.game.default_move(seat), now, t.moment.decision)
+        return t.moment.phase == RESULTS
 
     now = ABSENT_GRACE
     for _ in range(2000):
         if zed_plays(table):
             break
         wake = table.next_wakeup()
-        assert wake is not None, f"stuck in {table.phase}"
+        assert wake is not None, f"stuck in {table.moment.phase}"
         now = max(now, wake)
         table.tick(now)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     check_all(table, now)
 
 
@@ -141,7 +141,7 @@ def test_the_same_at_the_results() -> None:
     table, pids = started(3, game="booty", script=BAG, seconds=5.0)
     close_phones(table, pids[1:], 0.0)
     end = finish_game(table, 0.0)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     zed = join(table, "Zed", end)
     now = run_clock(table, end, lambda t: status(t, zed) == Status.SEATED)
     assert now == ABSENT_GRACE and table.host_role.holder == pids[0]  # ann is here: she stays host
@@ -183,14 +183,14 @@ def test_a_rebuild_does_not_move_the_host_and_the_grace_counts_from_the_restart(
     table, (ann, bob, cy) = started(3, seconds=20.0, pause=10.0, script=[LONG_CAVE] * 5)
     everyone_camps(table, 1.0)
     table.tick(1.0)
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
     restart = 1.5
     copy = Table.rebuild(table.log.outbox, restart)  # every phone is gone after a restart
     assert copy.host_role.holder == ann
     copy.connect(bob, restart + 0.1)
     copy.connect(cy, restart + 0.1)
     # The caves go on; ann is marked away at the next pause, but she stays host until the grace is over.
-    now = run_clock(copy, restart + 0.1, lambda t: t.host_role.holder != ann or t.phase == RESULTS)
+    now = run_clock(copy, restart + 0.1, lambda t: t.host_role.holder != ann or t.moment.phase == RESULTS)
     assert now == restart + ABSENT_GRACE and copy.host_role.holder == bob
     copy.connect(ann, now + 1)
     assert copy.host_role.holder == ann
@@ -295,16 +295,16 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
         assert game is not None
         for pid in (ann, cy):
             seat = t.people[pid].seat
-            if t.phase == PLAYING and seat in game.to_act():
+            if t.moment.phase == PLAYING and seat in game.to_act():
                 assert seat is not None
-                t.choose(pid, game.default_move(seat), now, t.decision)
+                t.choose(pid, game.default_move(seat), now, t.moment.decision)
 
     now = 0.0
     waits: list[float] = []
     for _ in range(MISSED_TURNS + 1):
         while not bobs_turn(table):
             others_play(table, now)
-        opened = table.opened_at
+        opened = table.moment.opened_at
         view = table_view(table, ann, now)
         entry = next(p for p in view["people"] if p["id"] == bob)
         plays = entry["bot_plays"]
@@ -325,8 +325,8 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
         others_play(table, now)
     game = table.game
     assert game is not None
-    assert table.next_wakeup() in (None, table.deadline)
-    table.choose(bob, game.default_move(bob_seat), now + 1, table.decision)
+    assert table.next_wakeup() in (None, table.moment.deadline)
+    table.choose(bob, game.default_move(bob_seat), now + 1, table.moment.decision)
     assert table.people[bob].missed == 0
     check_all(table, now + 1)
 
@@ -341,11 +341,11 @@ def test_a_short_drop_does_not_hand_a_colour_that_missed_turns_to_the_bot() -> N
             break
         now = run_clock(table, now, lambda t: t.game is not None and bob_seat not in t.game.to_act())
     assert table.people[bob].missed == MISSED_TURNS
-    assert table.deadline == now + 20.0
+    assert table.moment.deadline == now + 20.0
     table.disconnect(bob, now + 1.0)  # a blip: the bot waits for the grace before it stands in
     assert table.next_wakeup() == now + 1.0 + GRACE
     table.connect(bob, now + 3.0)
-    assert table.next_wakeup() == table.deadline  # back in time: his turn is his
+    assert table.next_wakeup() == table.moment.deadline  # back in time: his turn is his
 
 
 # --- seats: a newcomer never inherits anyone's gems -------------------------------------------------
@@ -378,7 +378,7 @@ def test_a_watcher_seated_mid_cave_waits_in_camp_and_never_inherits_a_seat() -> 
     assert me["status"] == "waiting" and me["seat"] is None and me["moves"] == []
     assert table.people[ivy].chair == 2 and ivy not in inside(table)
     # At the next cave she walks in with a seat of her own, empty-handed.
-    now = run_clock(table, 1.0, lambda t: t.phase == PLAYING and ivy in inside(t))
+    now = run_clock(table, 1.0, lambda t: t.moment.phase == PLAYING and ivy in inside(t))
     seat = table.people[ivy].seat
     assert seat is not None and seat not in bot_seats and seat != 2
     ann_seat = table.people[host].seat
@@ -397,7 +397,7 @@ def test_a_bot_giving_way_at_the_next_cave_leaves_its_gems_to_nobody() -> None:
     table.tick(0.0)
     bot_seat = table.people[bot].seat
     ivy = join(table, "Ivy", 0.5)
-    now = run_clock(table, 0.5, lambda t: t.phase == PLAYING and ivy in inside(t))
+    now = run_clock(table, 0.5, lambda t: t.moment.phase == PLAYING and ivy in inside(t))
     game = table.game
     assert game is not None and bot_seat is not None
     seat = table.people[ivy].seat
@@ -487,4 +487,4 @@ def test_a_three_player_record_lists_three_scores_and_replays_exactly() -> None:
     assert table_view(table, None, end)["state"]["scores"] == record["scores"]
     game = replay(GameRecord.from_json(record))
     assert game.scores() == record["scores"]
-    assert table.phase == RESULTS and table.phase != LOBBY
+    assert table.moment.phase == RESULTS and table.moment.phase != LOBBY

@@ -16,7 +16,7 @@ def test_the_start_waits_for_everyone_ready_and_the_host_may_insist() -> None:
     table.settings.ready_check = True
     table.add_bot(ann, "cautious", 0.0)
     table.start(ann, 7, 2.0)  # the host who starts is ready
-    assert table.hold.countdown is None and table.hold.readying is not None and table.phase == LOBBY
+    assert table.hold.countdown is None and table.hold.readying is not None and table.moment.phase == LOBBY
     view = table_view(table, None, 2.5)
     assert view["readying"] == {"by": ann, "name": "Ann"}
     assert {p["name"]: p["ready"] for p in view["people"]} == {"Ann": True, "Bob": False, "Cy": False, "Ada": True}
@@ -28,7 +28,7 @@ def test_the_start_waits_for_everyone_ready_and_the_host_may_insist() -> None:
     table.tick(4.0)
     assert table.hold.countdown is not None and table.hold.countdown.ends == 9.0 and table.hold.readying is None
     table.tick(9.0)
-    assert table.phase == PLAYING and table.play.seed == 7
+    assert table.moment.phase == PLAYING and table.play.seed == 7
     assert not any(p.ready for p in table.people.values())  # a new game: ready again next time
 
 
@@ -38,10 +38,10 @@ def test_the_host_starts_anyway_or_cancels_and_refusals_are_clear() -> None:
     table.start(ann, 3, 1.0)
     assert table.hold.readying is not None
     table.cancel_start(ann, 2.0)
-    assert table.hold.readying is None and table.phase == LOBBY
+    assert table.hold.readying is None and table.moment.phase == LOBBY
     table.start(ann, 4, 3.0)
     table.start(ann, 5, 4.0)  # again: anyway (the seed the check was made with)
-    assert table.phase == PLAYING and table.play.seed == 4
+    assert table.moment.phase == PLAYING and table.play.seed == 4
     for bad, code in (
         (lambda: table.ready(bob, True, 5.0), "in-game"),
         (lambda: table.ready(bob, "yes", 5.0), "bad-request"),

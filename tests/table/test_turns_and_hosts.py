@@ -26,7 +26,7 @@ def acting(table: Table) -> int:
 
 def test_with_the_turn_clock_on_silence_plays_the_default_move_at_the_deadline() -> None:
     table, _ = booty(turn_clock=True)
-    assert table.deadline == 60.0
+    assert table.moment.deadline == 60.0
     table.tick(59.9)
     assert table.game is not None and table.game.scores() is not None
     placed = table.game.view(None).to_json()["placements"]
@@ -37,7 +37,7 @@ def test_with_the_turn_clock_on_silence_plays_the_default_move_at_the_deadline()
 
 def test_with_the_turn_clock_off_a_connected_player_is_waited_for() -> None:
     table, _ = booty(turn_clock=False)
-    assert table.deadline is None
+    assert table.moment.deadline is None
     table.tick(10_000.0)
     assert table.game is not None and table.game.view(None).to_json()["placements"] == 0
     assert table.next_wakeup() is None
@@ -76,15 +76,15 @@ def test_a_bot_put_in_a_freed_booty_chair_plays_at_once() -> None:
     assert table.people[bot].seat == table.people[bot].chair
     # The game runs to the end with two people answering and the bot playing its colour.
     now = 2.0
-    while table.phase != RESULTS and now < 2000:
+    while table.moment.phase != RESULTS and now < 2000:
         now += 1.0
         table.tick(now)
-        if table.phase == PLAYING and table.game is not None:
+        if table.moment.phase == PLAYING and table.game is not None:
             seat = acting(table)
             for pid in people[:2]:
                 if table.people[pid].seat == seat:
                     table.choose(pid, table.game.default_move(seat), now)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
 
 
 def test_an_absent_host_hands_the_role_to_someone_present_after_the_grace() -> None:
@@ -130,12 +130,12 @@ def test_a_finished_game_record_carries_the_final_view_and_the_bots() -> None:
     table.add_bot(ann, "odds", 0.0)
     table.start(ann, 3, 0.0)
     now = 0.0
-    while table.phase != RESULTS and now < 5000:
+    while table.moment.phase != RESULTS and now < 5000:
         now += 1.0
         table.tick(now)
         for pid in (ann, bob):
             seat = table.people[pid].seat
-            if table.phase == PLAYING and table.game is not None and seat in table.game.to_act():
+            if table.moment.phase == PLAYING and table.game is not None and seat in table.game.to_act():
                 table.choose(pid, "camp", now)
     record = table.log.records[1]
     assert record["final"]["scores"] == record["scores"]

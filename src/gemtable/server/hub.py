@@ -223,8 +223,8 @@ class Hub:
             table = local.table
             moment = (
                 table.play.number,
-                table.phase,
-                table.decision,
+                table.moment.phase,
+                table.moment.decision,
                 table.hold.paused is None,
                 not table.hold.countdown,
             )

@@ -230,7 +230,7 @@ def pause(self: Table, pid: int, now: float) -> None:
         raise TableError("no-game", "there is no game to pause")
     if self.hold.paused is not None:
         return
-    remaining = None if self.deadline is None else max(0.0, self.deadline - now)
+    remaining = None if self.moment.deadline is None else max(0.0, self.moment.deadline - now)
     self.emit("paused", now, by=pid, remaining=remaining)
 
 
@@ -276,7 +276,7 @@ def start(self: Table, pid: int, seed: int, now: float) -> None:
     shows (the settings' ``countdown`` seconds; the host may cancel it), then the game.  A start while
     counting down already changes nothing."""
     host_only(self, pid)
-    if self.phase not in (LOBBY, RESULTS):
+    if self.moment.phase not in (LOBBY, RESULTS):
         raise TableError("in-game", "a game is already under way")
     if self.hold.countdown is not None:
         return
@@ -314,7 +314,7 @@ def ready(self: Table, pid: int, is_ready: object, now: float) -> None:
         raise TableError("bad-request", "ready must be true or false")
     if not person.has_chair or person.is_bot:
         raise TableError("no-chair", "only a player in a chair says whether they are ready")
-    if self.phase not in (LOBBY, RESULTS):
+    if self.moment.phase not in (LOBBY, RESULTS):
         raise TableError("in-game", "a game is already under way")
     if person.ready != is_ready:
         self.emit("ready", now, person=pid, ready=is_ready)
@@ -380,9 +380,9 @@ def on_paused(self: Table, e: Event) -> None:
     name = self._name(by) or ""
     left = extra.pause_clocks(self, e["at"], whole=silent)
     self.hold.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent, left)
-    self.deadline = None
+    self.moment.deadline = None
     if silent:
-        self.play.held = self.decision
+        self.play.held = self.moment.decision
         self.tell("silent")
     else:
         self.tell("paused", by=name)
@@ -392,9 +392,11 @@ def on_resumed(self: Table, e: Event) -> None:
     paused = self.hold.paused
     self.hold.paused = None
     at = e["at"]
-    self.opened_at = at  # bots and graces count again from here
+    self.moment.opened_at = at  # bots and graces count again from here
     if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
-        self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
+        self.moment.deadline = at + (
+            paused.remaining if self.moment.phase == REVEAL else max(paused.remaining, RESUME_FLOOR)
+        )
     if paused is not None:
         extra.resume_clocks(self, paused.overtime, at, RESUME_FLOOR)
     self.tell("resumed", by=self._name(e.get("by")))
@@ -431,8 +433,8 @@ def switch_game(self: Table) -> None:
     self.manifest = find_manifest(self.settings.game)
     self.decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
     self.game = None
-    self.phase = LOBBY
-    self.deadline = None
+    self.moment.phase = LOBBY
+    self.moment.deadline = None
     self.play = Play(self.play.number)
     for person in self.people.values():
         person.seat = None

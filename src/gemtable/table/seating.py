@@ -118,7 +118,7 @@ def absent_give_way(self: Table, now: float) -> None:
 
 
 def mark_away(self: Table, now: float) -> None:
-    if self.game is None or self.phase != PAUSE:
+    if self.game is None or self.moment.phase != PAUSE:
         return
     rt = self.runtime
     for person in list(self.people.values()):

@@ -67,6 +67,7 @@ from gemtable.table.phases import PAUSE as PAUSE
 from gemtable.table.phases import PLAYING as PLAYING
 from gemtable.table.phases import RESULTS as RESULTS
 from gemtable.table.phases import REVEAL as REVEAL
+from gemtable.table.phases import Moment
 from gemtable.table.play import Play
 from gemtable.table.seating import MAX_WATCHERS as MAX_WATCHERS
 from gemtable.table.seating import REMOVED_KEPT as REMOVED_KEPT
@@ -102,15 +103,11 @@ class Table:
         """Who is host, and whose the role is (``moderation.py``)."""
         self.last_id = 0
         """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
-        self.phase = LOBBY
+        self.moment = Moment(LOBBY, created_at)
+        """Where the table is: its phase, since when, until when, which decision (``phases.py``)."""
         self.game: GameState | None = None
         self.play = Play()
         """The game in play (or the last one played): the table's side of it (``play.py``)."""
-        self.deadline: float | None = None
-        self.opened_at = created_at
-        """When the current decision (or pause) began."""
-        self.decision = 0
-        """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
         self.hold = Hold()
         """The game paused, or the next one being readied and counted down (``moderation.py``)."""
         self.door = Door()
@@ -191,7 +188,7 @@ class Table:
         return sorted(waiting, key=lambda p: (p.joined_at, p.id))
 
     def in_game(self) -> bool:
-        return self.phase in (PLAYING, REVEAL, PAUSE)
+        return self.moment.phase in (PLAYING, REVEAL, PAUSE)
 
     def person_at_seat(self, seat: int) -> Person | None:
         for person in self.people.values():
@@ -269,14 +266,14 @@ class Table:
         to the current one."""
         person = self.person(pid)
         game = self.game
-        if self.phase == REVEAL:  # (its decision number is still the one just revealed)
+        if self.moment.phase == REVEAL:  # (its decision number is still the one just revealed)
             raise TableError("stale", "too late: that decision has been revealed")
-        if game is None or self.phase != PLAYING:
+        if game is None or self.moment.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
         silent_hold = self.hold.paused is not None and self.hold.paused.silent
         if self.hold.paused is not None and not silent_hold and not self.decisions.chooses_while_paused:
             raise TableError("paused", "the game is paused: wait for the host to resume it")
-        if decision is not None and decision != self.decision:
+        if decision is not None and decision != self.moment.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
         seat = person.seat
         if extra.time_up(self, seat, now):  # (the clock has not caught up yet, but it will; or it ended for them)
@@ -311,10 +308,10 @@ class Table:
             return min(times) if times else None
         if self.hold.countdown is not None:
             times.append(self.hold.countdown.ends)
-        if self.deadline is not None:
-            times.append(self.deadline)
+        if self.moment.deadline is not None:
+            times.append(self.moment.deadline)
         game = self.game
-        if self.phase == PLAYING and game is not None:
+        if self.moment.phase == PLAYING and game is not None:
             to_act = game.to_act()
             at_seat: dict[int, Person] = {}  # (run after every command: one pass over the people, not one a seat)
             for someone in self.people.values():
@@ -328,7 +325,7 @@ class Table:
                 if not person.is_bot:
                     inside.append(person)
                 elif seat not in self.play.pending:
-                    times.append(self.opened_at + self.decisions.bot_wait)
+                    times.append(self.moment.opened_at + self.decisions.bot_wait)
             times.extend(self.decisions.wakeups(game, inside))
         return min(times) if times else None
 
@@ -341,7 +338,7 @@ class Table:
         if since is not None and self._successor(self.host_role.holder) is not None:
             times.append(since + self.settings.absent_grace)
         if (
-            self.phase in (LOBBY, RESULTS)
+            self.moment.phase in (LOBBY, RESULTS)
             and self._free_chair() is None
             and any(w.id in rt.connected for w in self.queue())
         ):
@@ -364,13 +361,13 @@ class Table:
 
     def deciding(self, paused_too: bool = False) -> bool:
         """Whether a decision of the game is open (and, unless ``paused_too``, the table not paused)."""
-        return self.phase == PLAYING and (paused_too or self.hold.paused is None)
+        return self.moment.phase == PLAYING and (paused_too or self.hold.paused is None)
 
     # --- the rules of the table -----------------------------------------------------------
 
     def _tick_once(self, now: float) -> None:
         self._absent_host(now)
-        if self.phase in (LOBBY, RESULTS):
+        if self.moment.phase in (LOBBY, RESULTS):
             self._absent_give_way(now)
             moderation.ready_now(self, now)
             self._count_down(now)
@@ -378,20 +375,20 @@ class Table:
         if self.hold.paused is not None:
             return
         game = self.game
-        if self.phase == REVEAL:
-            if self.deadline is None or now >= self.deadline:
+        if self.moment.phase == REVEAL:
+            if self.moment.deadline is None or now >= self.moment.deadline:
                 self.emit("went_on", now)
             return
-        if self.phase == PAUSE and self.deadline is not None and now >= self.deadline:
+        if self.moment.phase == PAUSE and self.moment.deadline is not None and now >= self.moment.deadline:
             self._begin_round(now)
             return
-        if self.phase == PAUSE and self.deadline is None:
+        if self.moment.phase == PAUSE and self.moment.deadline is None:
             self._begin_round(now)  # waiting for someone to come back
             return
-        if self.phase != PLAYING or game is None:
+        if self.moment.phase != PLAYING or game is None:
             return
         self.decisions.bots_move(game, now)
-        if self.phase != PLAYING:
+        if self.moment.phase != PLAYING:
             return
         self.decisions.tick(game, now)
 
@@ -410,7 +407,7 @@ class Table:
     def bot_random(self, seat: int) -> random.Random:
         """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
         so that a table rebuilt from its events has bots that do what the original's would have."""
-        return random.Random(f"{self.code}/{self.play.seed}/{self.decision}/{seat}")
+        return random.Random(f"{self.code}/{self.play.seed}/{self.moment.decision}/{seat}")
 
     def _begin_round(self, now: float) -> None:
         self._mark_away(now)
@@ -418,7 +415,7 @@ class Table:
         roster = [p for p in self.people.values() if p.has_chair and p.status in (Status.SEATED, Status.WAITING)]
         assign = self._assign_seats(roster) if roster and self.game is not None else {}
         if not assign:  # nobody who can walk in (or no seat of this game left for anyone who could)
-            if self.phase != PAUSE or self.deadline is not None:
+            if self.moment.phase != PAUSE or self.moment.deadline is not None:
                 self.emit("stalled", now)
             return
         self.emit("round", now, seats={str(pid): seat for pid, seat in sorted(assign.items())})
@@ -451,8 +448,8 @@ class Table:
         return person.name if person is not None else None
 
     def _on_stalled(self, e: Event) -> None:
-        self.phase = PAUSE
-        self.deadline = None
+        self.moment.phase = PAUSE
+        self.moment.deadline = None
 
     def _on_game(self, e: Event) -> None:
         self.play = Play(e["number"], e["seed"])
@@ -504,9 +501,9 @@ class Table:
         game.apply_joint(moves)
         self.play.moves_made += 1
         if (holds := beats(game)) is not None and holds.held():  # every screen shows the reveal, for the beat
-            self.phase = REVEAL
-            self.opened_at = e["at"]
-            self.deadline = e["at"] + self.settings.beat
+            self.moment.phase = REVEAL
+            self.moment.opened_at = e["at"]
+            self.moment.deadline = e["at"] + self.settings.beat
             return
         self._after_move(e["at"])
 
@@ -551,11 +548,11 @@ class Table:
     def _after_move(self, at: float) -> None:
         game = self.game
         assert game is not None
-        self.opened_at = at
-        self.decision += 1
+        self.moment.opened_at = at
+        self.moment.decision += 1
         if game.is_over():
-            self.phase = RESULTS
-            self.deadline = None
+            self.moment.phase = RESULTS
+            self.moment.deadline = None
             self.log.records[self.play.number] = self.game_record()
             self.log.finished.append(self.play.number)
             self.log.prunable.extend(self.play.choices_logged)
@@ -564,11 +561,11 @@ class Table:
                 if person.has_chair and person.status in (Status.WAITING,):
                     person.status = Status.SEATED
         elif game.needs_roster():
-            self.phase = PAUSE
-            self.deadline = at + self.settings.pause
+            self.moment.phase = PAUSE
+            self.moment.deadline = at + self.settings.pause
         else:
-            self.phase = PLAYING
-            self.deadline = at + self.settings.seconds if self.settings.turn_clock else None
+            self.moment.phase = PLAYING
+            self.moment.deadline = at + self.settings.seconds if self.settings.turn_clock else None
         extra.open_clocks(self, at)  # (each own clock of the people with extra time; none out of a decision)
 
     def game_record(self) -> JSON:

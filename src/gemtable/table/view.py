@@ -62,7 +62,7 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     """The whole state as ``pid`` may see it (``None``: a spectator or the TV)."""
     me, seat = _viewer(table, pid)
     game = table.game
-    to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+    to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
     return {
@@ -83,7 +83,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     its own ``me``, its seat's state and the shared tail, in :func:`table_view`'s order of keys: each
     result decodes to the same JSON as ``table_view(table, viewer, now)``."""
     game = table.game
-    to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+    to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     head = _head(table, now)
     head["settings"] = _settings_raw(table.settings)
@@ -145,7 +145,7 @@ def choices_only(
     """What a change shows, if it was made only of secret choices (``chose`` events, the pending choices
     before them in ``pending_before``); None for any other change, which needs whole views.  A choice
     changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
-    if not events or table.game is None or table.phase != "playing":
+    if not events or table.game is None or table.moment.phase != "playing":
         return None
     seats: set[int] = set()
     for event in events:
@@ -203,9 +203,9 @@ def _head(table: Table, now: float) -> JSON:
         "game": table.kind.name,
         "title": table.kind.title,
         "settings": _public_settings(table),
-        "phase": table.phase,
+        "phase": table.moment.phase,
         "game_number": table.play.number,
-        "decision": table.decision,
+        "decision": table.moment.decision,
         "host": table.host_role.holder,
         "host_owner": table.host_role.owner,
         "remaining_ms": _remaining(table, now),
@@ -244,9 +244,9 @@ def _own_clock(table: Table, seat: int | None, head: JSON, now: float) -> JSON:
 def _remaining(table: Table, now: float) -> int | None:
     """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
     someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
-    if table.deadline is None:
+    if table.moment.deadline is None:
         return 0 if table.play.locked and table.hold.paused is None else None  # (paused: the clock stands)
-    return max(0, round((table.deadline - now) * 1000))
+    return max(0, round((table.moment.deadline - now) * 1000))
 
 
 def _ms(seconds: float) -> int:
