@@ -97,7 +97,6 @@ class Table:
         self.manifest = find_manifest(settings.game)
         self.decisions: Decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
         """How its game decides, asked everything that differs between simultaneous and turn-based games."""
-        self.created_at = created_at
         self.people: dict[int, Person] = {}
         self.host_role = HostRole()
         """Who is host, and whose the role is (``moderation.py``)."""
