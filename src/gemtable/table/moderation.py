@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import gemtable.table.extra_time as extra
 from gemtable.bots import bot_names, bot_person_names
-from gemtable.games import find_manifest
+from gemtable.games import GameError, find_manifest
 from gemtable.table.decisions import Simultaneous, Turns
 from gemtable.table.errors import TableError
 from gemtable.table.names import name_taken
@@ -280,7 +280,7 @@ def start(self: Table, pid: int, seed: int, now: float) -> None:
         raise TableError("in-game", "a game is already under way")
     if self.hold.countdown is not None:
         return
-    self._check_ready(seed)
+    check_ready(self, seed)
     host = self.person(pid)
     if self.settings.ready_check and host.has_chair and not host.ready:
         self.emit("ready", now, person=pid, ready=True)  # (the host who starts is ready)
@@ -295,7 +295,46 @@ def count_down(self: Table, pid: int, seed: int, now: float) -> None:
     if self.settings.countdown > 0:
         self.emit("countdown", now, by=pid, seed=seed, ends=now + self.settings.countdown)
         return
-    self._open_game(seed, now)
+    open_game(self, seed, now)
+
+
+def check_ready(self: Table, seed: int) -> None:
+    """Refuse, before any event, a start with too few players in chairs (not away)."""
+    ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
+    if len(ready) < self.kind.min_seats:
+        raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
+    check_first_round(self, ready, seed)
+
+
+def check_first_round(self: Table, ready: list[Person], seed: int) -> None:
+    """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
+    try:
+        trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
+        per_chair = self.manifest.seats_belong_to_chairs
+        chairs = sorted(p.chair for p in ready if p.chair is not None)
+        trial.start_round(chairs if per_chair else list(range(len(ready))))
+    except GameError as exc:
+        raise TableError("too-few", str(exc)) from None
+
+
+def open_game(self: Table, seed: int, now: float) -> None:
+    """The game begins, and its first round."""
+    self.emit("game", now, number=self.play.number + 1, seed=seed)
+    self._begin_round(now)
+
+
+def countdown_ends(self: Table, now: float) -> None:
+    """The clock's part of a start: the countdown ends, and the game begins if enough players are still
+    seated (or, with too few, the start is cancelled)."""
+    countdown = self.hold.countdown
+    if countdown is None or now < countdown.ends:
+        return
+    try:
+        check_ready(self, countdown.seed)
+    except TableError:
+        self.emit("cancelled", now, reason="too-few")
+        return
+    open_game(self, countdown.seed, now)
 
 
 def not_ready(self: Table) -> list[Person]:
@@ -327,7 +366,7 @@ def ready_now(self: Table, now: float) -> None:
     if readying is None or self.hold.countdown is not None or not_ready(self):
         return
     try:
-        self._check_ready(readying.seed)
+        check_ready(self, readying.seed)
     except TableError:
         self.emit("cancelled", now, reason="too-few")
         return

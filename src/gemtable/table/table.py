@@ -45,7 +45,7 @@ import gemtable.table.audience as audience
 import gemtable.table.extra_time as extra
 import gemtable.table.moderation as moderation
 import gemtable.table.seating as seating
-from gemtable.games import GameError, GameState, find_manifest
+from gemtable.games import GameState, find_manifest
 from gemtable.games.api import JSON, Game, beats
 from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
 from gemtable.table.decisions import GRACE as GRACE
@@ -237,26 +237,6 @@ class Table:
     cancel_start = moderation.cancel_start
     ready = moderation.ready
 
-    def _check_ready(self, seed: int) -> None:
-        ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
-        if len(ready) < self.kind.min_seats:
-            raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
-        self._check_first_round(ready, seed)
-
-    def _open_game(self, seed: int, now: float) -> None:
-        self.emit("game", now, number=self.play.number + 1, seed=seed)
-        self._begin_round(now)
-
-    def _check_first_round(self, ready: list[Person], seed: int) -> None:
-        """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
-        try:
-            trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
-            per_chair = self.manifest.seats_belong_to_chairs
-            chairs = sorted(p.chair for p in ready if p.chair is not None)
-            trial.start_round(chairs if per_chair else list(range(len(ready))))
-        except GameError as exc:
-            raise TableError("too-few", str(exc)) from None
-
     def choose(self, pid: int, move: str, now: float, decision: int | None = None) -> None:
         """A player's move; in a simultaneous game it stays secret, and changeable, until the reveal.
 
@@ -369,7 +349,7 @@ class Table:
         if self.moment.phase in (LOBBY, RESULTS):
             self._absent_give_way(now)
             moderation.ready_now(self, now)
-            self._count_down(now)
+            moderation.countdown_ends(self, now)
             return
         if self.hold.paused is not None:
             return
@@ -390,18 +370,6 @@ class Table:
         if self.moment.phase != PLAYING:
             return
         self.decisions.tick(game, now)
-
-    def _count_down(self, now: float) -> None:
-        """The start's countdown ends: the game begins, if enough players are still seated."""
-        countdown = self.hold.countdown
-        if countdown is None or now < countdown.ends:
-            return
-        try:
-            self._check_ready(countdown.seed)
-        except TableError:
-            self.emit("cancelled", now, reason="too-few")
-            return
-        self._open_game(countdown.seed, now)
 
     def bot_random(self, seat: int) -> random.Random:
         """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
