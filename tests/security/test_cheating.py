@@ -99,7 +99,7 @@ def test_a_choice_after_the_deadline_is_refused_even_before_the_clock_catches_up
         table.choose(bob.id, "deeper", deadline)  # the timer has not fired yet: still too late
     assert late.value.code == "stale"
     table.tick(deadline)
-    assert table.game is not None
+    assert table.play.game is not None
     record = table.game_record()
     assert record["inputs"][-2:] == [[0, "deeper"], [1, "camp"]]  # Bob's silence counted, not his late word
 

@@ -113,7 +113,7 @@ def choose_all(table: Table, moves: dict[int, str], now: float) -> None:
 
 def everyone_camps(table: Table, now: float) -> None:
     """Every person inside the cave whose phone is connected chooses camp."""
-    game = table.game
+    game = table.play.game
     assert game is not None
     for seat in sorted(game.to_act()):
         if table.moment.phase != "playing":
@@ -126,7 +126,7 @@ def everyone_camps(table: Table, now: float) -> None:
 
 def inside(table: Table) -> set[int]:
     """The ids of the people (and bots) asked to choose now."""
-    game = table.game
+    game = table.play.game
     if game is None or table.moment.phase != "playing":
         return set()
     return {p.id for p in table.people.values() if p.seat is not None and p.seat in game.to_act()}
@@ -172,7 +172,7 @@ def viewers(table: Table) -> list[int | None]:
 
 def snapshot(table: Table, now: float) -> dict[str, Any]:
     """Everything anyone can observe of a table, and the state its clock runs on."""
-    game = table.game
+    game = table.play.game
     return {
         "views": {str(pid): table_view(table, pid, now) for pid in viewers(table)},
         "events": table.log.events,
@@ -202,7 +202,7 @@ def assert_rebuilds(table: Table, now: float) -> None:
 
 def check_conservation(table: Table) -> None:
     """No gem is created or destroyed by the expedition the table plays."""
-    game: Any = table.game
+    game: Any = table.play.game
     if game is None or table.kind.name != "expedition":
         return
     assert game.revealed == (sum(game.carried) + sum(game.chest) + sum(game.path_gems) + game.lost + game.returned)
@@ -211,7 +211,7 @@ def check_conservation(table: Table) -> None:
 def check_secrecy(table: Table, now: float) -> None:
     """No view shows a token, another seat's pending choice, or (before the end) another seat's chest."""
     tokens = [p.token for p in table.people.values() if p.token]
-    over = table.game is not None and table.game.is_over()
+    over = table.play.game is not None and table.play.game.is_over()
     for pid in viewers(table):
         view = table_view(table, pid, now)
         text = json.dumps(view)

@@ -33,7 +33,7 @@ def key(table: Table) -> str:
 
 def reveal(table: Table, players: list[int], leavers: set[int], now: float) -> None:
     for pid in players:
-        if table.moment.phase == PLAYING and table.people[pid].seat in table.game.to_act():  # type: ignore[union-attr]
+        if table.moment.phase == PLAYING and table.people[pid].seat in table.play.game.to_act():  # type: ignore[union-attr]
             choose(table, pid, CAMP if pid in leavers else DEEPER, now)
 
 
@@ -206,7 +206,7 @@ def test_booty_hunter_asks_once_who_leads_after_the_count() -> None:
     with pytest.raises(TableError) as again:
         table.predict(watcher, "1/leader", 1.0, leader=2)
     assert again.value.code == "already-predicted"
-    winners = table.game.winners  # type: ignore[union-attr]
+    winners = table.play.game.winners  # type: ignore[union-attr]
     table.end(players[0], 2.0)  # the count as the board stands
     scored = table.audience.scores[watcher]
     assert scored == int(1 in winners())

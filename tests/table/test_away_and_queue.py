@@ -37,8 +37,8 @@ def chest(table: Table, pid: int) -> int:
 
 
 def engine(table: Table) -> Any:
-    assert table.game is not None
-    return table.game
+    assert table.play.game is not None
+    return table.play.game
 
 
 def camp_and_pause(table: Table, now: float) -> float:

@@ -114,7 +114,7 @@ def test_a_game_played_with_beats_has_the_record_of_the_same_game_without() -> N
         now = 0.0
         moves = [[DEEPER] * 3, [CAMP, DEEPER, DEEPER], [DEEPER, DEEPER], [CAMP, CAMP]]
         for round_ in moves:
-            inside = [pid for pid in pids if table.people[pid].seat in table.game.to_act()]  # type: ignore[union-attr]
+            inside = [pid for pid in pids if table.people[pid].seat in table.play.game.to_act()]  # type: ignore[union-attr]
             now += 1.0
             for pid, move in zip(inside, round_, strict=True):
                 choose(table, pid, move, now)

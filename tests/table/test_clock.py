@@ -26,8 +26,8 @@ SCRIPT = [LONG_CAVE] * 5
 
 
 def engine(table: Table) -> Any:
-    assert table.game is not None
-    return table.game
+    assert table.play.game is not None
+    return table.play.game
 
 
 def test_the_first_deadline_is_the_start_plus_the_seconds() -> None:
@@ -198,7 +198,7 @@ def test_coming_back_within_the_grace_holds_the_reveal_again() -> None:
 
 def test_the_pause_between_caves_and_the_next_cave() -> None:
     table, (ann, bob, cy) = started(3, seconds=10.0, pause=4.0, script=SCRIPT)
-    assert table.game is not None
+    assert table.play.game is not None
     choose_all(table, {ann: CAMP, bob: CAMP, cy: CAMP}, 3.0)
     assert table.moment.phase == PAUSE
     assert table.moment.deadline == 7.0 and table.next_wakeup() == 7.0
@@ -282,7 +282,7 @@ def test_bots_alone_in_a_cave_go_at_bot_pace() -> None:
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_the_game_ends_when_everyone_stays_silent(n: int) -> None:
     table, _ = started(n, seconds=10.0, pause=6.0)
-    assert table.game is not None
+    assert table.play.game is not None
     end = finish_game(table, 0.0)
     assert table.moment.phase == RESULTS
     assert engine(table).cave == 5

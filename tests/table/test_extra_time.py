@@ -33,8 +33,8 @@ def given(factors: dict[int, int], n: int = 3, **kwargs: Any) -> tuple[Table, li
 
 def reveal(table: Table) -> Any:
     """What the last reveal showed everyone."""
-    assert table.game is not None
-    return table.game.view(None).to_json()["reveal"]
+    assert table.play.game is not None
+    return table.play.game.view(None).to_json()["reveal"]
 
 
 def opened(table: Table, now: float) -> float:
@@ -232,7 +232,7 @@ def test_a_turn_of_booty_hunter_gets_its_players_own_clock() -> None:
     now = run_clock(table, now, lambda t: t.play.locked)
     assert now == 30.0 and table.next_wakeup() is None  # Cy has all the time they need
     assert table_view(table, ann, now)["remaining_ms"] == 0
-    game = table.game
+    game = table.play.game
     assert game is not None
     table.choose(cy, game.legal_moves(2)[0], 75.0, table.moment.decision)
     assert table.play.moves_made == 3 and table.play.overtime == {0: 75.0 + 20.0}
@@ -304,7 +304,7 @@ def test_a_record_with_extra_time_rebuilds_and_replays_to_the_same_end() -> None
     moves = [DEEPER, DEEPER, CAMP]
     now, turn = 0.0, 0
     while table.moment.phase != RESULTS:
-        game = table.game
+        game = table.play.game
         assert game is not None
         if table.moment.phase == PLAYING and table.hold.paused is None:
             waiting = [p for p in (ann, bob, cy) if table.people[p].seat in game.to_act()]

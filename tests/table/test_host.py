@@ -92,7 +92,7 @@ def test_the_pause_between_caves_stops_too() -> None:
     left = table.moment.deadline - (now + 1.0)
     table.pause(ann, now + 1.0)
     table.tick(now + 100.0)
-    assert table.moment.phase == PAUSE and table.game is not None and table.play.rounds == 1
+    assert table.moment.phase == PAUSE and table.play.game is not None and table.play.rounds == 1
     table.resume(ann, now + 200.0)
     assert table.moment.deadline == now + 200.0 + max(left, RESUME_FLOOR)
     check_all(table, now + 200.0)
@@ -110,10 +110,10 @@ def test_only_the_host_pauses_and_only_a_game() -> None:
 
 def test_a_paused_turn_based_game_refuses_a_turn_and_its_bots_wait() -> None:
     table, (ann, bob, cy) = started(3, game="booty", script=BAG, seconds=60.0)
-    seat = next(iter(table.game.to_act())) if table.game else None
+    seat = next(iter(table.play.game.to_act())) if table.play.game else None
     mover = next(p for p in (ann, bob, cy) if table.people[p].seat == seat)
     table.pause(ann, 1.0)
-    game = table.game
+    game = table.play.game
     assert game is not None and seat is not None
     refused("paused", table.choose, mover, game.default_move(seat), 2.0, table.moment.decision)
     table.leave(mover if mover != ann else bob, 2.0)  # a bot would stand in at once: not while paused
@@ -185,15 +185,15 @@ def test_play_again_is_refused_while_too_few_players_are_seated() -> None:
 def test_a_connected_player_removed_in_a_cave_walks_out_with_what_they_carry() -> None:
     table, (ann, bob, cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     seat = table.people[bob].seat
-    assert seat is not None and table.game is not None
-    carried = table.game.view(None).to_json()["players"][seat]["carried"]
+    assert seat is not None and table.play.game is not None
+    carried = table.play.game.view(None).to_json()["players"][seat]["carried"]
     assert carried == 5
     table.remove(ann, bob, 1.0)
     assert table.people[bob].status == Status.GONE and table.people[bob].left_reason == "removed"
     assert table.by_token(token("Bob")) is None and table.door.removed[token("Bob")] == "Ann"
     choose(table, ann, DEEPER, 2.0)
     choose(table, cy, DEEPER, 2.0)  # the reveal: Bob's silence counted as camp when he was removed
-    state = table.game.view(None).to_json()
+    state = table.play.game.view(None).to_json()
     assert state["players"][seat]["status"] != "inside"
     assert seat in state["reveal"]["leavers"] and state["reveal"]["banked"][state["reveal"]["leavers"].index(seat)] == 5
     news = [n for n in table.news.recent if n["kind"] == "left"]
@@ -215,7 +215,7 @@ def test_a_connected_player_removed_in_a_cave_walks_out_with_what_they_carry() -
 def test_a_booty_player_removed_or_leaving_is_played_by_a_bot_at_its_pace_not_the_turn_clock() -> None:
     for how in ("leave", "remove"):
         table, (ann, bob, cy) = started(3, game="booty", script=BAG, seconds=60.0)
-        game = table.game
+        game = table.play.game
         assert game is not None
         bob_seat = table.people[bob].seat
         while bob_seat not in game.to_act():  # play until it is Bob's turn
@@ -340,7 +340,7 @@ def test_the_host_ends_a_game_now_and_its_record_says_so_and_replays() -> None:
     table, (ann, bob, _cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     choose(table, bob, CAMP, 1.0)  # a secret choice, dropped: never revealed
     table.end(ann, 2.0)
-    assert table.moment.phase == RESULTS and table.game is not None and table.game.is_over()
+    assert table.moment.phase == RESULTS and table.play.game is not None and table.play.game.is_over()
     record = table.log.records[1]
     assert record["ended"] == {"by": "Ann", "move": 1} and record["inputs"][-1] == ["end"]
     assert record["scores"] == [0, 0, 0]  # the carried gems were never banked

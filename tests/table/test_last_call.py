@@ -28,8 +28,8 @@ def test_the_last_choice_can_be_changed_until_the_last_call_ends() -> None:
     # A restart in the middle of the call keeps it (it is computed from the events' times).
     assert rebuilt(table).next_wakeup() == 4.6
     now = run_clock(table, 4.0, lambda t: t.moment.decision != decision)
-    assert now == 4.6 and table.game is not None
-    reveal = table.game.view(None).to_json()["reveal"]
+    assert now == 4.6 and table.play.game is not None
+    reveal = table.play.game.view(None).to_json()["reveal"]
     assert reveal["leavers"] == [] and sorted(reveal["deeper"]) == [0, 1]
 
 
@@ -54,7 +54,7 @@ def test_a_game_with_last_calls_changed_minds_and_holds_replays_from_its_record(
     table, pids = started(3, seconds=10.0, script=[["2", "1", "fire", "fire"]] * 5, last_call=1.0, hold_silent=True)
     now, holds, slips, silent = 0.0, 0, 0, set()
     while table.moment.phase != RESULTS:
-        game = table.game
+        game = table.play.game
         assert game is not None
         if table.hold.paused is not None:  # held: somebody says "we're here" a little later
             holds += 1

@@ -82,10 +82,10 @@ def test_the_game_started_by_the_new_host_runs_to_the_end(game: str, chairs: int
     table.tick(ABSENT_GRACE)
 
     def zed_plays(t: Table) -> bool:
-        if t.moment.phase == PLAYING and t.game is not None and t.people[zed].seat in t.game.to_act():
+        if t.moment.phase == PLAYING and t.play.game is not None and t.people[zed].seat in t.play.game.to_act():
             seat = t.people[zed].seat
             assert seat is not None
-            t.choose(zed, t.game.default_move(seat), now, t.moment.decision)
+            t.choose(zed, t.play.game.default_move(seat), now, t.moment.decision)
         return t.moment.phase == RESULTS
 
     now = ABSENT_GRACE
@@ -275,8 +275,8 @@ def test_removing_a_booty_player_mid_game_hands_the_colour_to_the_queue() -> Non
 
 
 def booty_turns(table: Table) -> int:
-    assert table.game is not None
-    placements: int = table.game.view(None).to_json()["placements"]
+    assert table.play.game is not None
+    placements: int = table.play.game.view(None).to_json()["placements"]
     return placements
 
 
@@ -288,10 +288,10 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
     assert bob_seat is not None
 
     def bobs_turn(t: Table) -> bool:
-        return t.game is not None and bob_seat in t.game.to_act()
+        return t.play.game is not None and bob_seat in t.play.game.to_act()
 
     def others_play(t: Table, now: float) -> None:
-        game = t.game
+        game = t.play.game
         assert game is not None
         for pid in (ann, cy):
             seat = t.people[pid].seat
@@ -323,7 +323,7 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
     assert entry["bot_plays"] is False and entry["connected"] is True
     while not bobs_turn(table):
         others_play(table, now)
-    game = table.game
+    game = table.play.game
     assert game is not None
     assert table.next_wakeup() in (None, table.moment.deadline)
     table.choose(bob, game.default_move(bob_seat), now + 1, table.moment.decision)
@@ -336,10 +336,10 @@ def test_a_short_drop_does_not_hand_a_colour_that_missed_turns_to_the_bot() -> N
     bob_seat = table.people[bob].seat
     now = 0.0
     for _ in range(MISSED_TURNS + 1):  # bob dozes, connected, through two turns: silence each time
-        now = run_clock(table, now, lambda t: t.game is not None and bob_seat in t.game.to_act())
+        now = run_clock(table, now, lambda t: t.play.game is not None and bob_seat in t.play.game.to_act())
         if table.people[bob].missed == MISSED_TURNS:
             break
-        now = run_clock(table, now, lambda t: t.game is not None and bob_seat not in t.game.to_act())
+        now = run_clock(table, now, lambda t: t.play.game is not None and bob_seat not in t.play.game.to_act())
     assert table.people[bob].missed == MISSED_TURNS
     assert table.moment.deadline == now + 20.0
     table.disconnect(bob, now + 1.0)  # a blip: the bot waits for the grace before it stands in
@@ -365,7 +365,7 @@ def test_a_watcher_seated_mid_cave_waits_in_camp_and_never_inherits_a_seat() -> 
     ivy = join(table, "Ivy", 0.5)
     assert status(table, ivy) == Status.WATCHING
     # Everyone (bots too) walked in and carries gems from the 17.
-    game = table.game
+    game = table.play.game
     assert game is not None
     assert all(game.carried[table.people[b].seat] > 0 for b in bots)  # type: ignore[attr-defined]
     table.leave(pids[2], 1.0)
@@ -398,7 +398,7 @@ def test_a_bot_giving_way_at_the_next_cave_leaves_its_gems_to_nobody() -> None:
     bot_seat = table.people[bot].seat
     ivy = join(table, "Ivy", 0.5)
     now = run_clock(table, 0.5, lambda t: t.moment.phase == PLAYING and ivy in inside(t))
-    game = table.game
+    game = table.play.game
     assert game is not None and bot_seat is not None
     seat = table.people[ivy].seat
     assert seat != bot_seat and game.chest[seat] == 0  # type: ignore[attr-defined]

@@ -18,8 +18,8 @@ def test_a_cave_nobody_answers_holds_and_asks_and_any_player_lifts_it_with_the_w
     decision = table.moment.decision
     now = run_clock(table, 0.0, lambda t: t.hold.paused is not None)
     assert now == 10.0 and table.moment.phase == PLAYING and table.moment.decision == decision  # nothing revealed
-    assert table.hold.paused is not None and table.hold.paused.silent and table.game is not None
-    assert table.game.view(None).to_json()["reveal"] is None
+    assert table.hold.paused is not None and table.hold.paused.silent and table.play.game is not None
+    assert table.play.game.view(None).to_json()["reveal"] is None
     shown = table_view(table, bob, now + 1)
     assert shown["paused"] == {"by": 0, "name": "", "remaining_ms": 10000, "silent": True}
     assert shown["news"][-1]["kind"] == "silent"
@@ -32,8 +32,8 @@ def test_a_cave_nobody_answers_holds_and_asks_and_any_player_lifts_it_with_the_w
     assert table.hold.paused is None and table.moment.deadline == 40.0
     # Still nobody answers: one hold per decision, then silence is camp as the seed says.
     now = run_clock(table, 30.0, lambda t: t.moment.decision != decision)
-    assert now == 40.0 and table.game is not None
-    assert sorted(table.game.view(None).to_json()["reveal"]["leavers"]) == [0, 1, 2]
+    assert now == 40.0 and table.play.game is not None
+    assert sorted(table.play.game.view(None).to_json()["reveal"]["leavers"]) == [0, 1, 2]
 
 
 def test_a_tap_answers_the_hold_and_one_answering_player_means_no_hold() -> None:
@@ -48,8 +48,8 @@ def test_a_tap_answers_the_hold_and_one_answering_player_means_no_hold() -> None
     decision = table.moment.decision
     choose(table, ann, DEEPER, table.moment.opened_at + 1)
     run_clock(table, table.moment.opened_at + 1, lambda t: t.moment.decision != decision)
-    assert table.hold.paused is None and table.game is not None
-    assert table.game.view(None).to_json()["reveal"]["leavers"] == [1, 2]
+    assert table.hold.paused is None and table.play.game is not None
+    assert table.play.game.view(None).to_json()["reveal"]["leavers"] == [1, 2]
 
 
 def test_phones_that_are_gone_hold_nobody_up_and_a_watcher_cannot_lift_a_hold() -> None:

@@ -77,7 +77,7 @@ class Story:
 
     def inside(self) -> list[int]:
         table = self.table
-        game = table.game
+        game = table.play.game
         if game is None or table.moment.phase != PLAYING:
             return []
         return sorted(p.id for p in table.people.values() if p.seat is not None and p.seat in game.to_act())
@@ -233,7 +233,7 @@ class Story:
         for person in list(table.people.values()):
             if person.extra_time != 1 and table.host_role.holder is not None:
                 table.extra_time(table.host_role.holder, person.id, 1, self.now)
-        game = table.game
+        game = table.play.game
         for seat in [seat for seat, end in table.play.overtime.items() if end is None]:
             at_seat = table.person_at_seat(seat)
             if at_seat is not None and game is not None and seat not in table.play.pending:

@@ -239,7 +239,7 @@ class Simultaneous(Decisions):
     def settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
         table = self.table
-        game = table.game
+        game = table.play.game
         if not table.deciding() or game is None:
             return
         undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
@@ -297,7 +297,7 @@ class Simultaneous(Decisions):
     def silence(self, person: Person, now: float) -> None:
         """A departing player's silence counts now, not at the deadline: their default move, as a choice."""
         table = self.table
-        game, seat = table.game, person.seat
+        game, seat = table.play.game, person.seat
         if seat is None or game is None or not table.deciding(paused_too=True) or seat in table.play.pending:
             return
         if seat in game.to_act():
@@ -324,7 +324,7 @@ class Simultaneous(Decisions):
         """When the last call of a decision everyone has answered ends (``Settings.last_call`` after its last
         choice); None: there is none (no call set, bots alone, or someone still to choose)."""
         table = self.table
-        game = table.game
+        game = table.play.game
         if table.settings.last_call <= 0 or game is None or not self._inside_people():
             return None
         if any(seat not in table.play.pending for seat in game.to_act()):
@@ -332,12 +332,12 @@ class Simultaneous(Decisions):
         return table.play.last_choice + table.settings.last_call
 
     def _bots_only(self) -> bool:
-        game = self.table.game
+        game = self.table.play.game
         return game is not None and not self._inside_people() and bool(game.to_act())
 
     def _inside_people(self) -> list[Person]:
         table = self.table
-        game = table.game
+        game = table.play.game
         if game is None:
             return []
         people = (table.person_at_seat(seat) for seat in game.to_act())
@@ -436,7 +436,7 @@ class Turns(Decisions):
     def bot_plays_for(self, person: Person) -> bool:
         """They left, or their phone is gone and turns were missed."""
         table = self.table
-        if table.game is None or person.seat is None or not table.in_game() or person.is_bot:
+        if table.play.game is None or person.seat is None or not table.in_game() or person.is_bot:
             return False
         if person.status == Status.GONE:
             return True

@@ -43,7 +43,7 @@ def open_clocks(self: Table, at: float) -> None:
     of the seats to act whose person has extra time."""
     play = self.play
     play.overtime, play.factors, play.locked = {}, {}, False
-    game = self.game
+    game = self.play.game
     if game is None or self.moment.phase != PLAYING or not self.settings.turn_clock:
         return
     factors = {p.seat: p.extra_time for p in self.people.values() if p.extra_time != 1 and p.status != Status.GONE}

@@ -250,7 +250,7 @@ def end(self: Table, pid: int, now: float) -> None:
     """The host ends the game now: straight to the results, the scores as they stand (the record says it
     was ended early, and still replays).  Choices not yet revealed are dropped, never shown."""
     host_only(self, pid)
-    if not self.in_game() or self.game is None:
+    if not self.in_game() or self.play.game is None:
         raise TableError("no-game", "there is no game to end")
     self.emit("ended", now, by=pid)
 
@@ -471,10 +471,9 @@ def switch_game(self: Table) -> None:
     everyone keeps their look."""
     self.manifest = find_manifest(self.settings.game)
     self.decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
-    self.game = None
     self.moment.phase = LOBBY
     self.moment.deadline = None
-    self.play = Play(self.play.number)
+    self.play = Play(self.play.number)  # (no game in play)
     for person in self.people.values():
         person.seat = None
         person.missed = 0
@@ -495,7 +494,7 @@ def on_settings(self: Table, e: Event) -> None:
 
 
 def on_ended(self: Table, e: Event) -> None:
-    game = self.game
+    game = self.play.game
     assert game is not None
     name = self._name(e.get("by"))
     self.play.ended = {"by": name, "move": self.play.moves_made + 1}

@@ -118,7 +118,7 @@ def absent_give_way(self: Table, now: float) -> None:
 
 
 def mark_away(self: Table, now: float) -> None:
-    if self.game is None or self.moment.phase != PAUSE:
+    if self.play.game is None or self.moment.phase != PAUSE:
         return
     rt = self.runtime
     for person in list(self.people.values()):
@@ -155,7 +155,7 @@ def bot_gives_way(self: Table, watcher: Person, now: float) -> bool:
 
 
 def assign_seats(self: Table, roster: list[Person]) -> dict[int, int]:
-    game = self.game
+    game = self.play.game
     assert game is not None
     used = {p.seat for p in self.people.values() if p.seat is not None}
     assign: dict[int, int] = {}
@@ -240,7 +240,7 @@ def pass_host(self: Table, pid: int) -> None:
 def take_chair_seat(self: Table, person: Person) -> None:
     """In a game whose seats belong to chairs (Booty Hunter's colours), someone sitting down
     mid-game plays on with the chair's seat at once: there is no next round to wait for."""
-    game = self.game
+    game = self.play.game
     if not self.in_game() or game is None or game.needs_roster():
         return
     if not self.manifest.seats_belong_to_chairs or person.chair is None:

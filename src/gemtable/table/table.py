@@ -45,7 +45,7 @@ import gemtable.table.audience as audience
 import gemtable.table.extra_time as extra
 import gemtable.table.moderation as moderation
 import gemtable.table.seating as seating
-from gemtable.games import GameState, find_manifest
+from gemtable.games import find_manifest
 from gemtable.games.api import JSON, Game, beats
 from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
 from gemtable.table.decisions import GRACE as GRACE
@@ -104,9 +104,8 @@ class Table:
         """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
         self.moment = Moment(LOBBY, created_at)
         """Where the table is: its phase, since when, until when, which decision (``phases.py``)."""
-        self.game: GameState | None = None
         self.play = Play()
-        """The game in play (or the last one played): the table's side of it (``play.py``)."""
+        """The game in play (or the last one played): its state, and the table's side of it (``play.py``)."""
         self.hold = Hold()
         """The game paused, or the next one being readied and counted down (``moderation.py``)."""
         self.door = Door()
@@ -244,7 +243,7 @@ class Table:
         for an earlier one arrives too late and is refused rather than applied
         to the current one."""
         person = self.person(pid)
-        game = self.game
+        game = self.play.game
         if self.moment.phase == REVEAL:  # (its decision number is still the one just revealed)
             raise TableError("stale", "too late: that decision has been revealed")
         if game is None or self.moment.phase != PLAYING:
@@ -289,7 +288,7 @@ class Table:
             times.append(self.hold.countdown.ends)
         if self.moment.deadline is not None:
             times.append(self.moment.deadline)
-        game = self.game
+        game = self.play.game
         if self.moment.phase == PLAYING and game is not None:
             to_act = game.to_act()
             at_seat: dict[int, Person] = {}  # (run after every command: one pass over the people, not one a seat)
@@ -353,7 +352,7 @@ class Table:
             return
         if self.hold.paused is not None:
             return
-        game = self.game
+        game = self.play.game
         if self.moment.phase == REVEAL:
             if self.moment.deadline is None or now >= self.moment.deadline:
                 self.emit("went_on", now)
@@ -380,7 +379,7 @@ class Table:
         self._mark_away(now)
         self._bots_give_way(now)
         roster = [p for p in self.people.values() if p.has_chair and p.status in (Status.SEATED, Status.WAITING)]
-        assign = self._assign_seats(roster) if roster and self.game is not None else {}
+        assign = self._assign_seats(roster) if roster and self.play.game is not None else {}
         if not assign:  # nobody who can walk in (or no seat of this game left for anyone who could)
             if self.moment.phase != PAUSE or self.moment.deadline is not None:
                 self.emit("stalled", now)
@@ -405,7 +404,7 @@ class Table:
         # same with or without them)
         notice: Notice = {"id": self.log.events + 1 - self.audience.heard, "kind": kind}
         notice.update((key, value) for key, value in fields.items() if value is not None)
-        in_game = self.in_game() and self.game is not None
+        in_game = self.in_game() and self.play.game is not None
         if in_game:
             notice.update(game=self.play.number, round=self.play.rounds, move=self.play.moves_made + 1)
         self.news.add(notice, in_game)
@@ -419,9 +418,9 @@ class Table:
         self.moment.deadline = None
 
     def _on_game(self, e: Event) -> None:
-        self.play = Play(e["number"], e["seed"])
-        self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.play.seed, self.settings.script)
-        if self.settings.beat > 0 and (holds := beats(self.game)) is not None:
+        game = self.kind.new(self.settings.rules, self.kind.seats_per_game, e["seed"], self.settings.script)
+        self.play = Play(e["number"], e["seed"], game)
+        if self.settings.beat > 0 and (holds := beats(game)) is not None:
             holds.hold_reveals()
         self.hold = Hold()
         self.news.new_game()
@@ -434,7 +433,7 @@ class Table:
             person.ready = False
 
     def _on_round(self, e: Event) -> None:
-        game = self.game
+        game = self.play.game
         assert game is not None
         seats = {int(pid): seat for pid, seat in e["seats"].items()}
         for pid, seat in seats.items():
@@ -460,7 +459,7 @@ class Table:
         self.play.last_choice = e["at"]
 
     def _on_moves(self, e: Event) -> None:
-        game = self.game
+        game = self.play.game
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.play.revealed([int(seat) for seat in e.get("timed_out", ())], [int(seat) for seat in e.get("offline", ())])
@@ -475,7 +474,7 @@ class Table:
         self._after_move(e["at"])
 
     def _on_went_on(self, e: Event) -> None:
-        holds = beats(self.game)
+        holds = beats(self.play.game)
         assert holds is not None
         holds.go_on()
         self._after_move(e["at"])
@@ -513,7 +512,7 @@ class Table:
     """Every event type and the handler that applies it."""
 
     def _after_move(self, at: float) -> None:
-        game = self.game
+        game = self.play.game
         assert game is not None
         self.moment.opened_at = at
         self.moment.decision += 1
@@ -537,8 +536,8 @@ class Table:
 
     def game_record(self) -> JSON:
         """The finished (or current) game's record, with the names of its seats."""
-        assert self.game is not None
-        record = self.game.record().to_json()
+        assert self.play.game is not None
+        record = self.play.game.record().to_json()
         names = {}
         for person in self.people.values():
             if person.seat is not None:
@@ -561,8 +560,8 @@ class Table:
         }
         if self.play.ended is not None:
             record["ended"] = dict(self.play.ended)
-        if self.game.is_over():
-            record["final"] = self.game.view(None).to_json()  # what everyone saw at the end
+        if self.play.game.is_over():
+            record["final"] = self.play.game.view(None).to_json()  # what everyone saw at the end
         return record
 
 

@@ -61,7 +61,7 @@ away); ``queue_length`` and ``unlisted`` count the rest, so that a view stays sm
 def table_view(table: Table, pid: int | None, now: float) -> JSON:
     """The whole state as ``pid`` may see it (``None``: a spectator or the TV)."""
     me, seat = _viewer(table, pid)
-    game = table.game
+    game = table.play.game
     to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
@@ -82,7 +82,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     change; a game's view once per seat.  A viewer's bytes are spliced from the shared head and listing,
     its own ``me``, its seat's state and the shared tail, in :func:`table_view`'s order of keys: each
     result decodes to the same JSON as ``table_view(table, viewer, now)``."""
-    game = table.game
+    game = table.play.game
     to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     head = _head(table, now)
@@ -145,7 +145,7 @@ def choices_only(
     """What a change shows, if it was made only of secret choices (``chose`` events, the pending choices
     before them in ``pending_before``); None for any other change, which needs whole views.  A choice
     changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
-    if not events or table.game is None or table.moment.phase != "playing":
+    if not events or table.play.game is None or table.moment.phase != "playing":
         return None
     seats: set[int] = set()
     for event in events:
@@ -334,7 +334,7 @@ def _me(
 def _moves(table: Table, seat: int | None, to_act: frozenset[int]) -> list[str]:
     """The moves the viewer can make now: none once their time is up while the decision waits for someone with
     extra time (``Play.locked``)."""
-    game, play = table.game, table.play
+    game, play = table.play.game, table.play
     if game is None or seat is None or seat not in to_act or (play.locked and seat not in play.overtime):
         return []
     return list(game.legal_moves(seat))
