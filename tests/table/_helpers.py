@@ -176,11 +176,10 @@ def snapshot(table: Table, now: float) -> dict[str, Any]:
     return {
         "views": {str(pid): table_view(table, pid, now) for pid in viewers(table)},
         "events": table.log.events,
-        "phase": table.moment.phase,
-        "host": table.host_role.holder,
-        "deadline": table.moment.deadline,
-        "opened_at": table.moment.opened_at,
-        "decision": table.moment.decision,
+        "moment": dataclasses.asdict(table.moment),  # (copies: a snapshot stays as it was)
+        "host_role": dataclasses.asdict(table.host_role),
+        "hold": dataclasses.asdict(table.hold),
+        "last_id": table.last_id,
         "pending": dict(table.play.pending),
         "game_number": table.play.number,
         "seed": table.play.seed,
