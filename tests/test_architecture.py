@@ -7,7 +7,9 @@ imported, to know the games):
   not the tools beside it, not the shared pages' JavaScript, HTML or styles, not the shared translations (which
   hold only shared words);
 * the table imports no server, store or bus; the store and the bus import no table;
-* no import cycle anywhere.
+* no import cycle anywhere;
+* the table stays readable: ``table.py`` under 600 lines, ``Table``'s state in at most 15 attributes (each group
+  of it an object named for what it means, ``docs/architecture.md``).
 """
 
 from __future__ import annotations
@@ -384,3 +386,15 @@ def test_the_shared_translations_hold_only_shared_words() -> None:
                 own = json.loads((folder(manifest) / "web" / f"{stem}.{lang}.json").read_text("utf-8"))
                 found += [f"{lang}: {key} is both shared and {manifest.name}'s" for key in set(own) & set(shared)]
         assert not found, "\n".join(found)
+
+
+def test_the_table_stays_readable() -> None:
+    source = (SRC / "table" / "table.py").read_text(encoding="utf-8")
+    assert len(source.splitlines()) < 600, "table.py: move what belongs elsewhere out of it"
+    tree = ast.parse(source)
+    table = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Table")
+    init = next(n for n in table.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    targets = [t for n in ast.walk(init) if isinstance(n, ast.Assign) for t in n.targets]
+    targets += [n.target for n in ast.walk(init) if isinstance(n, ast.AnnAssign)]
+    attributes = {t.attr for t in targets if isinstance(t, ast.Attribute)}
+    assert "moment" in attributes and len(attributes) <= 15, sorted(attributes)

@@ -97,8 +97,8 @@ def key(s: dict[str, Any]) -> tuple[int, int, int]:
 def check_against_log(cluster: Cluster, code: str, scores: list[int]) -> None:
     events = cluster.events(code)
     rebuilt = Table.rebuild(events)
-    assert rebuilt.game is not None and rebuilt.game.is_over()
-    assert rebuilt.game.scores() == scores
+    assert rebuilt.play.game is not None and rebuilt.play.game.is_over()
+    assert rebuilt.play.game.scores() == scores
     record = rebuilt.game_record()
     assert replay(GameRecord.from_json(record)).scores() == scores
     seqs = [e for e in events if e["type"] == "moves"]
@@ -168,8 +168,8 @@ def test_the_node_running_a_table_is_killed_mid_decision_and_the_game_goes_on(cl
     run(second_half())  # (how fast a takeover is: `gemtable bench server --nodes 3 --kill`, not a test)
     finals = cluster.events(code)
     rebuilt = Table.rebuild(finals)
-    assert rebuilt.game is not None and rebuilt.game.is_over()
-    check_against_log(cluster, code, rebuilt.game.scores())
+    assert rebuilt.play.game is not None and rebuilt.play.game.is_over()
+    check_against_log(cluster, code, rebuilt.play.game.scores())
     # The pending choice made before the death was kept: P1 went deeper on the first card.
     first_reveal = next(e for e in finals if e["type"] == "moves")
     assert first_reveal["moves"]["1"] == "deeper"
@@ -214,7 +214,7 @@ def test_a_stalled_node_does_not_act_on_the_table_it_lost(cluster: Cluster) -> N
     times = [float(e["at"]) for e in events]
     assert times == sorted(times)
     rebuilt = Table.rebuild(events)  # the log is one consistent history
-    assert rebuilt.game is not None
+    assert rebuilt.play.game is not None
     assert cluster.owner(code) == new_owner
     assert "following it now" in (stalled.data / "server.log").read_text()
     assert stalled.proc.poll() is None  # alive and serving
@@ -280,5 +280,5 @@ def test_redis_restarting_briefly_loses_no_banked_gem(cluster: Cluster) -> None:
 
     run(after())
     rebuilt = Table.rebuild(cluster.events(code))
-    assert isinstance(rebuilt.game, ExpeditionState)
-    assert rebuilt.game.chest[0] == ann_chest
+    assert isinstance(rebuilt.play.game, ExpeditionState)
+    assert rebuilt.play.game.chest[0] == ann_chest

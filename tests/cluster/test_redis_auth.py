@@ -118,8 +118,8 @@ def test_a_cluster_plays_as_the_documented_acl_user_and_survives_a_takeover(secu
     assert secured.owner(code) is second
     events = Log(secured.redis.url).events(code)
     rebuilt = Table.rebuild(events)
-    assert rebuilt.game is not None and rebuilt.game.is_over()
-    check_against_log(Log(secured.redis.url), code, rebuilt.game.scores())  # type: ignore[arg-type]
+    assert rebuilt.play.game is not None and rebuilt.play.game.is_over()
+    check_against_log(Log(secured.redis.url), code, rebuilt.play.game.scores())  # type: ignore[arg-type]
     output = secured.output()
     assert WARNING not in output and "NoPermission" not in output and "no permissions" not in output, output
     assert PASSWORD not in output and "cluster node on" in output and ":***@127.0.0.1" in output

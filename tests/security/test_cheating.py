@@ -92,14 +92,14 @@ def test_a_choice_after_the_deadline_is_refused_even_before_the_clock_catches_up
         table.connect(p.id, 0.0)
     table.start(ann.id, 1, 0.0)
     table.tick(0.0)
-    deadline = table.deadline
+    deadline = table.moment.deadline
     assert deadline is not None
     table.choose(ann.id, "deeper", deadline - 0.001)  # just in time
     with pytest.raises(TableError) as late:
         table.choose(bob.id, "deeper", deadline)  # the timer has not fired yet: still too late
     assert late.value.code == "stale"
     table.tick(deadline)
-    assert table.game is not None
+    assert table.play.game is not None
     record = table.game_record()
     assert record["inputs"][-2:] == [[0, "deeper"], [1, "camp"]]  # Bob's silence counted, not his late word
 

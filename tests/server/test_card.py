@@ -22,12 +22,12 @@ def expedition_record(names: list[str]) -> dict[str, Any]:
     """A whole game of 3 caves: the first player walks out at the first card of each, the others go on."""
     table, pids = started(names, script=[["5", "spiders", "7", "spiders"]] * 3, options={"caves": 3})
     now = 0.0
-    while table.phase != RESULTS:
+    while table.moment.phase != RESULTS:
         now += 1
         for i, pid in enumerate(pids):
             if pid in inside(table):
                 choose(table, pid, "camp" if i == 0 else "deeper", now)
-        now = run_clock(table, now, lambda t: t.phase in ("playing", RESULTS))
+        now = run_clock(table, now, lambda t: t.moment.phase in ("playing", RESULTS))
     return dict(table.log.records[1])
 
 

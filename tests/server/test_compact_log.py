@@ -129,8 +129,8 @@ def test_a_finished_games_changes_of_mind_leave_the_log_and_the_table_restarts_e
     log = asyncio.run(SqliteStore(server.data / "gemtable.sqlite3").load(code))
     assert len(log) == numbers[-1]  # placeholders where events were pruned
     rebuilt = Table.rebuild(log)
-    assert rebuilt.phase == "results" and rebuilt.game is not None
-    assert rebuilt.game.scores() == final["state"]["scores"] and rebuilt.log.events == numbers[-1]
+    assert rebuilt.moment.phase == "results" and rebuilt.play.game is not None
+    assert rebuilt.play.game.scores() == final["state"]["scores"] and rebuilt.log.events == numbers[-1]
 
     server.kill()  # SIGKILL, then the table from its compacted log
     server.start()

@@ -24,7 +24,7 @@ def test_records_are_saved_then_forgotten_and_come_back_after_a_rebuild() -> Non
         await node.run(local, ops.AddBot(person=pid, bot="cautious"))
         for game in range(1, 4):
             await node.run(local, ops.Start(person=pid, seed=game))
-            while local.table.phase != RESULTS:
+            while local.table.moment.phase != RESULTS:
                 clock[0] += 1.0
                 await node.run(local, ops.Noop())
             assert local.table.log.records == {}  # saved, then forgotten

@@ -72,14 +72,14 @@ def test_a_table_nobody_uses_leaves_memory_and_comes_back_whole(tmp_path: Path) 
         clock[0] += REST_AFTER + 1
         await node.rest()
         assert node.tables.get("REST") is back
-        while back.table.phase != RESULTS:  # silence walks everyone out, cave after cave
+        while back.table.moment.phase != RESULTS:  # silence walks everyone out, cave after cave
             clock[0] += 11
             await node.run(back, ops.Noop())
         clock[0] += REST_AFTER + 1
         await node.rest()
         assert "REST" not in node.tables
         again = await node.table("REST")
-        assert again is not None and again.table.phase == RESULTS and again.table.log.finished == [1]
+        assert again is not None and again.table.moment.phase == RESULTS and again.table.log.finished == [1]
         await store.close()
 
     asyncio.run(scenario())
@@ -94,7 +94,7 @@ def test_a_table_past_its_keeping_time_is_deleted_with_its_records(tmp_path: Pat
         ann = await node.run(old, ops.Join(name="Ann", token="a"))
         await node.run(old, ops.AddBot(person=ann, bot="cautious"))
         await node.run(old, ops.Start(person=ann, seed=1))
-        while old.table.phase != RESULTS:
+        while old.table.moment.phase != RESULTS:
             clock[0] += 1.0
             await node.run(old, ops.Noop())
         assert await store.record("OLDT", 1) is not None

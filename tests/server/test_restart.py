@@ -88,5 +88,5 @@ def test_a_killed_server_comes_back_mid_cave_and_the_game_ends_as_its_log_replay
         json.loads(body) for (body,) in db.execute("SELECT body FROM events WHERE code = ? ORDER BY seq", (code,))
     ]
     rebuilt = Table.rebuild(events)
-    assert rebuilt.game is not None and rebuilt.game.scores() == scores
-    assert rebuilt.phase == "results"
+    assert rebuilt.play.game is not None and rebuilt.play.game.scores() == scores
+    assert rebuilt.moment.phase == "results"

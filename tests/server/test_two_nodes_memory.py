@@ -68,7 +68,7 @@ def test_a_follower_forwards_commands_to_the_owner_and_takes_over_when_it_dies()
                 local.timer.cancel()
         clock[0] += 10.0
         await follower.sweep()
-        assert theirs.owned and theirs.table.phase == LOBBY
+        assert theirs.owned and theirs.table.moment.phase == LOBBY
         cat = await follower.execute(theirs, ops.Join(name="Cat", token="c"))
         assert {p.name for p in theirs.table.people.values()} >= {"Ann", "Bob", "Cat"}
         assert [e for e in await store.load("TWON") if e.get("person") == cat]  # saved by the new owner
@@ -104,7 +104,9 @@ def test_a_follower_tells_its_phones_of_a_choice_as_the_owner_does() -> None:
         ann = await owner.execute(mine, ops.Join(name="Ann", token="a"))
         bob = await follower.execute(theirs, ops.Join(name="Bob", token="b"))
         await owner.execute(mine, ops.Start(person=ann, seed=7))
-        await until(lambda: theirs.saved == mine.saved and theirs.table.phase == mine.table.phase == "playing")
+        await until(
+            lambda: theirs.saved == mine.saved and theirs.table.moment.phase == mine.table.moment.phase == "playing"
+        )
         told["n1"].clear()
         told["n2"].clear()
         await follower.execute(theirs, ops.Choose(person=bob, move="camp"))

@@ -103,7 +103,7 @@ def status(table: Table, pid: int) -> Status:
 
 def choose(table: Table, pid: int, move: str, now: float) -> None:
     """``pid`` answers the decision open now."""
-    table.choose(pid, move, now, table.decision)
+    table.choose(pid, move, now, table.moment.decision)
 
 
 def choose_all(table: Table, moves: dict[int, str], now: float) -> None:
@@ -113,10 +113,10 @@ def choose_all(table: Table, moves: dict[int, str], now: float) -> None:
 
 def everyone_camps(table: Table, now: float) -> None:
     """Every person inside the cave whose phone is connected chooses camp."""
-    game = table.game
+    game = table.play.game
     assert game is not None
     for seat in sorted(game.to_act()):
-        if table.phase != "playing":
+        if table.moment.phase != "playing":
             return
         person = table.person_at_seat(seat)
         connected = person is not None and person.id in table.runtime.connected
@@ -126,8 +126,8 @@ def everyone_camps(table: Table, now: float) -> None:
 
 def inside(table: Table) -> set[int]:
     """The ids of the people (and bots) asked to choose now."""
-    game = table.game
-    if game is None or table.phase != "playing":
+    game = table.play.game
+    if game is None or table.moment.phase != "playing":
         return set()
     return {p.id for p in table.people.values() if p.seat is not None and p.seat in game.to_act()}
 
@@ -138,7 +138,7 @@ def run_clock(table: Table, now: float, until: Any, limit: int = 5000) -> float:
         if until(table):
             return now
         wake = table.next_wakeup()
-        assert wake is not None, f"the clock has nothing to do in phase {table.phase}"
+        assert wake is not None, f"the clock has nothing to do in phase {table.moment.phase}"
         now = max(now, wake)
         table.tick(now)
     raise AssertionError("the clock never got there")
@@ -146,7 +146,7 @@ def run_clock(table: Table, now: float, until: Any, limit: int = 5000) -> float:
 
 def finish_game(table: Table, now: float) -> float:
     """Everyone silent: tick until the results stand."""
-    return run_clock(table, now, lambda t: t.phase == RESULTS)
+    return run_clock(table, now, lambda t: t.moment.phase == RESULTS)
 
 
 # --- logs, snapshots, rebuilds --------------------------------------------------------------
@@ -172,15 +172,14 @@ def viewers(table: Table) -> list[int | None]:
 
 def snapshot(table: Table, now: float) -> dict[str, Any]:
     """Everything anyone can observe of a table, and the state its clock runs on."""
-    game = table.game
+    game = table.play.game
     return {
         "views": {str(pid): table_view(table, pid, now) for pid in viewers(table)},
         "events": table.log.events,
-        "phase": table.phase,
-        "host": table.host,
-        "deadline": table.deadline,
-        "opened_at": table.opened_at,
-        "decision": table.decision,
+        "moment": dataclasses.asdict(table.moment),  # (copies: a snapshot stays as it was)
+        "host_role": dataclasses.asdict(table.host_role),
+        "hold": dataclasses.asdict(table.hold),
+        "last_id": table.last_id,
         "pending": dict(table.play.pending),
         "game_number": table.play.number,
         "seed": table.play.seed,
@@ -202,7 +201,7 @@ def assert_rebuilds(table: Table, now: float) -> None:
 
 def check_conservation(table: Table) -> None:
     """No gem is created or destroyed by the expedition the table plays."""
-    game: Any = table.game
+    game: Any = table.play.game
     if game is None or table.kind.name != "expedition":
         return
     assert game.revealed == (sum(game.carried) + sum(game.chest) + sum(game.path_gems) + game.lost + game.returned)
@@ -211,7 +210,7 @@ def check_conservation(table: Table) -> None:
 def check_secrecy(table: Table, now: float) -> None:
     """No view shows a token, another seat's pending choice, or (before the end) another seat's chest."""
     tokens = [p.token for p in table.people.values() if p.token]
-    over = table.game is not None and table.game.is_over()
+    over = table.play.game is not None and table.play.game.is_over()
     for pid in viewers(table):
         view = table_view(table, pid, now)
         text = json.dumps(view)
@@ -255,8 +254,8 @@ def check_chairs(table: Table) -> None:
     if table.kind.seats_per_game != table.kind.max_seats:
         seats = [p.seat for p in table.people.values() if p.seat is not None]
         assert len(seats) == len(set(seats)), "two people share a seat of the game"
-    if table.host is not None:
-        host = table.people[table.host]
+    if table.host_role.holder is not None:
+        host = table.people[table.host_role.holder]
         assert host.status != Status.GONE and not host.is_bot
 
 

@@ -33,7 +33,7 @@ def key(table: Table) -> str:
 
 def reveal(table: Table, players: list[int], leavers: set[int], now: float) -> None:
     for pid in players:
-        if table.phase == PLAYING and table.people[pid].seat in table.game.to_act():  # type: ignore[union-attr]
+        if table.moment.phase == PLAYING and table.people[pid].seat in table.play.game.to_act():  # type: ignore[union-attr]
             choose(table, pid, CAMP if pid in leavers else DEEPER, now)
 
 
@@ -81,7 +81,7 @@ def test_the_reveal_locks_during_the_beat_and_the_collapse_is_scored_at_the_next
     first = key(table)
     table.predict(ivy, first, 1.0, collapse=True)
     reveal(table, players, set(), 1.0)
-    assert table.phase == REVEAL
+    assert table.moment.phase == REVEAL
     with pytest.raises(TableError) as refused:
         table.predict(ivy, first, 1.5, collapse=False)
     assert refused.value.code == "locked"
@@ -131,7 +131,7 @@ def test_refusals_say_what_is_wrong_and_change_nothing() -> None:
 def test_nothing_to_predict_outside_a_game() -> None:
     table, players, (ivy, _jo) = crowd()
     table.end(players[0], 1.0)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     with pytest.raises(TableError) as refused:
         table.predict(ivy, "1/1.1", 1.0, collapse=True)
     assert refused.value.code == "no-question"
@@ -153,7 +153,7 @@ def test_a_watcher_who_takes_a_freed_chair_keeps_their_points() -> None:
         table.predict(ivy, "1/2.1", now, collapse=True)
     assert refused.value.code == "not-watching"
     assert [row["name"] for row in standings(table.audience, table)] == ["Ivy"]
-    now = run_clock(table, now, lambda t: t.phase == RESULTS)
+    now = run_clock(table, now, lambda t: t.moment.phase == RESULTS)
     table.start(players[0], 9, now)
     table.tick(now)
     assert table_view(table, ivy, now)["me"]["audience"]["score"] == 1, "the points are the night's"
@@ -183,7 +183,7 @@ def test_a_rebuilt_table_has_the_same_standings_and_the_record_is_the_same_witho
                 table.predict(ivy, asked, 1.0, out=[1], collapse=False)
                 table.predict(jo, asked, 1.0, collapse=True)
             reveal(table, players, leavers, 2.0)
-        run_clock(table, 2.0, lambda t: t.phase == RESULTS)
+        run_clock(table, 2.0, lambda t: t.moment.phase == RESULTS)
         return table, json.dumps(table.log.records[1], sort_keys=True)
 
     with_calls, record = play(True)
@@ -206,7 +206,7 @@ def test_booty_hunter_asks_once_who_leads_after_the_count() -> None:
     with pytest.raises(TableError) as again:
         table.predict(watcher, "1/leader", 1.0, leader=2)
     assert again.value.code == "already-predicted"
-    winners = table.game.winners  # type: ignore[union-attr]
+    winners = table.play.game.winners  # type: ignore[union-attr]
     table.end(players[0], 2.0)  # the count as the board stands
     scored = table.audience.scores[watcher]
     assert scored == int(1 in winners())

@@ -37,17 +37,17 @@ def chest(table: Table, pid: int) -> int:
 
 
 def engine(table: Table) -> Any:
-    assert table.game is not None
-    return table.game
+    assert table.play.game is not None
+    return table.play.game
 
 
 def camp_and_pause(table: Table, now: float) -> float:
     """Everyone connected inside camps at ``now``; the clock runs until the next cave opens."""
     everyone_camps(table, now)
     table.tick(now)
-    now = run_clock(table, now, lambda t: t.phase == PAUSE)  # a disconnected player may hold it a while
-    assert table.deadline is not None
-    now = table.deadline
+    now = run_clock(table, now, lambda t: t.moment.phase == PAUSE)  # a disconnected player may hold it a while
+    assert table.moment.deadline is not None
+    now = table.moment.deadline
     table.tick(now)
     return now
 
@@ -59,17 +59,17 @@ def test_disconnected_for_a_whole_cave_is_away_and_comes_back() -> None:
     # Cave 1: cy's phone goes away in the middle of it; cy was there when it opened.
     table.disconnect(cy, 1.0)
     choose_all(table, {ann: CAMP, bob: CAMP}, 2.0)
-    assert table.phase == PLAYING  # within the grace, cy holds the reveal
+    assert table.moment.phase == PLAYING  # within the grace, cy holds the reveal
     table.tick(1.0 + GRACE)
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
     cy_gems = engine(table).chest[cy_seat]
     assert cy_gems == 5  # silence was camp: cy banked the gem carried
     table.tick(12.0)
     # Cave 2: cy is not away yet (seen in cave 1), walks in, and is silent all along.
-    assert table.phase == PLAYING and engine(table).cave == 2
+    assert table.moment.phase == PLAYING and engine(table).cave == 2
     assert status(table, cy) == Status.SEATED and cy in inside(table)
     choose_all(table, {ann: CAMP, bob: CAMP}, 13.0)  # cy is past the grace: no waiting for cy
-    assert table.phase == PAUSE and table.deadline == 19.0
+    assert table.moment.phase == PAUSE and table.moment.deadline == 19.0
     cy_gems = engine(table).chest[cy_seat]
     # Cave 3: disconnected for the whole of cave 2, cy is away and sits it out.
     table.tick(19.0)
@@ -107,9 +107,9 @@ def test_a_player_seen_during_the_cave_is_not_away() -> None:
     assert status(table, cy) == Status.SEATED and cy in inside(table)
     # Nor is one who reconnects during the pause.
     table.tick(now + 10.0)
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
     table.connect(cy, now + 12.0)
-    table.tick(table.deadline or 0.0)
+    table.tick(table.moment.deadline or 0.0)
     assert status(table, cy) == Status.SEATED and cy in inside(table)
 
 
@@ -202,11 +202,11 @@ def test_a_bot_gives_its_chair_to_a_watcher_at_the_next_cave() -> None:
     bot_seat = table.people[bot].seat
     everyone_camps(table, 2.0)
     now = 2.0
-    while table.phase == PLAYING:  # the bot may go on alone, at its own pace
+    while table.moment.phase == PLAYING:  # the bot may go on alone, at its own pace
         now = table.next_wakeup() or now
         table.tick(now)
     assert status(table, ivy) == Status.WATCHING
-    now = table.deadline or now
+    now = table.moment.deadline or now
     table.tick(now)
     # …and at the next cave it is gone and Ivy plays in its chair.
     assert status(table, bot) == Status.GONE and table.people[bot].chair is None
@@ -229,11 +229,11 @@ def test_bots_give_way_to_every_watcher_they_can() -> None:
     table.tick(0.0)
     watchers = [join(table, name, 1.0 + i) for i, name in enumerate(["Ivy", "Jo", "Kim"])]
     now = 1.0
-    while table.phase != PAUSE:
+    while table.moment.phase != PAUSE:
         everyone_camps(table, now)
         now = table.next_wakeup() or now
         table.tick(now)
-    table.tick(table.deadline or now)
+    table.tick(table.moment.deadline or now)
     assert [table.people[w].chair for w in watchers] == [7, 6, None]
     assert [status(table, w) for w in watchers] == [Status.SEATED, Status.SEATED, Status.WATCHING]
     assert not any(p.is_bot and p.chair is not None for p in table.people.values())
@@ -260,9 +260,9 @@ def test_leaving_in_the_middle_of_a_decision_counts_as_camp_at_once() -> None:
 def test_the_last_one_to_choose_leaving_reveals_at_once() -> None:
     table, (ann, bob, cy) = started(3, script=SCRIPT)
     choose_all(table, {ann: DEEPER, cy: DEEPER}, 1.0)
-    decision = table.decision
+    decision = table.moment.decision
     table.leave(bob, 2.0)
-    assert table.decision == decision + 1 and table.opened_at == 2.0
+    assert table.moment.decision == decision + 1 and table.moment.opened_at == 2.0
     assert inside(table) == {ann, cy}
 
 
@@ -276,7 +276,7 @@ def test_leaving_after_choosing_keeps_the_choice() -> None:
     assert inside(table) == {bob}
     # Bob is gone: nobody waits for him, the cave goes on without any delay.
     table.tick(2.0)
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
 
 
 def test_removing_a_bot_in_the_middle_of_a_decision_counts_as_camp() -> None:
@@ -313,12 +313,12 @@ def test_nobody_left_in_a_chair_stalls_the_game_until_someone_comes_back() -> No
     for pid in (ann, bob):
         table.disconnect(pid, 1.0)
     table.tick(10.0)  # cave 1 ends at its deadline
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
     table.tick(16.0)  # cave 2: both were seen in cave 1
     table.tick(26.0)
     table.tick(32.0)  # both were gone for the whole of cave 2: nobody left to walk in
     assert status(table, ann) == Status.AWAY and status(table, bob) == Status.AWAY
-    assert table.phase == PAUSE and table.deadline is None
+    assert table.moment.phase == PAUSE and table.moment.deadline is None
     assert table.next_wakeup() is None
     events = table.log.events
     table.tick(100.0)
@@ -327,10 +327,10 @@ def test_nobody_left_in_a_chair_stalls_the_game_until_someone_comes_back() -> No
     table.connect(bob, 200.0)
     assert status(table, bob) == Status.WAITING
     table.tick(200.0)
-    assert table.phase == PLAYING and inside(table) == {bob}
-    assert table.deadline == 210.0
+    assert table.moment.phase == PLAYING and inside(table) == {bob}
+    assert table.moment.deadline == 210.0
     end = finish_game(table, 200.0)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     check_all(table, end)
 
 
@@ -347,17 +347,17 @@ def test_a_game_out_of_seats_waits_without_spinning() -> None:
             table.leave(pid, now)
         return [join(table, next(names), now) for _ in range(8)]
 
-    now = run_clock(table, now, lambda t: t.phase == PAUSE)
+    now = run_clock(table, now, lambda t: t.moment.phase == PAUSE)
     second = replace_everyone(now)  # seats 8 to 15 walk into cave 2
-    now = run_clock(table, now, lambda t: t.phase == PLAYING)
+    now = run_clock(table, now, lambda t: t.moment.phase == PLAYING)
     assert sorted(table.people[pid].seat or 0 for pid in second) == list(range(8, 16))
-    now = run_clock(table, now, lambda t: t.phase == PAUSE)
+    now = run_clock(table, now, lambda t: t.moment.phase == PAUSE)
     third = replace_everyone(now)  # no seat is left for any of them
     assert all(status(table, pid) == Status.WAITING for pid in third)
-    assert table.deadline is not None
-    now = table.deadline
+    assert table.moment.deadline is not None
+    now = table.moment.deadline
     table.tick(now)
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
     wake = table.next_wakeup()
     assert wake is None or wake > now
     events = table.log.events
@@ -374,7 +374,7 @@ def test_the_host_passes_to_someone_playing_rather_than_to_an_away_player() -> N
     now = camp_and_pause(table, now + 1.0)
     assert status(table, bob) == Status.AWAY
     table.leave(ann, now + 1.0)
-    assert table.host == cy  # cy is here and playing: cy can start the next game
+    assert table.host_role.holder == cy  # cy is here and playing: cy can start the next game
     end = finish_game(table, now + 1.0)
     table.add_bot(cy, "odds", end + 1)  # bob is still away: a bot makes two
     table.start(cy, 2, end + 1)

@@ -41,17 +41,17 @@ def test_a_reveal_is_shown_on_its_own_for_the_beat_then_the_next_card_turns() ->
     choose(table, ann, DEEPER, 1.0)
     choose(table, bob, DEEPER, 1.0)  # the relic next
     reveal(table, {cy: DEEPER}, 1.5)
-    assert table.phase == REVEAL and table.deadline == 3.5 and table.next_wakeup() == 3.5
+    assert table.moment.phase == REVEAL and table.moment.deadline == 3.5 and table.next_wakeup() == 3.5
     assert len(state(table, 1.5)["path"]) == 1, "the next card waits for the beat"
     table.tick(3.4)
-    assert table.phase == REVEAL
+    assert table.moment.phase == REVEAL
     table.tick(3.5)
-    assert table.phase == PLAYING and [c["card"] for c in state(table, 3.5)["path"]] == ["5", "relic"]
-    decision = table.decision
+    assert table.moment.phase == PLAYING and [c["card"] for c in state(table, 3.5)["path"]] == ["5", "relic"]
+    decision = table.moment.decision
     choose(table, ann, CAMP, 4.0)  # Ann walks out alone: the relic and her share of the path are hers
     reveal(table, {bob: DEEPER, cy: DEEPER}, 4.0)
     seen = state(table, 4.0)
-    assert table.phase == REVEAL and [c["card"] for c in seen["path"]] == ["5", "relic-taken"]
+    assert table.moment.phase == REVEAL and [c["card"] for c in seen["path"]] == ["5", "relic-taken"]
     assert seen["reveal"]["leavers"] == [0] and seen["reveal"]["deeper"] == [1, 2]
     assert seen["reveal"]["banked"] == [1] and seen["reveal"]["path_share"] == 2 and seen["reveal"]["relics"] == [5]
     assert seen["players"][0]["status"] == "camp" and seen["players"][0]["banked"] == 3
@@ -63,21 +63,23 @@ def test_a_reveal_is_shown_on_its_own_for_the_beat_then_the_next_card_turns() ->
     assert refused.value.code == "stale"
     check_all(table, 4.5)
     table.tick(6.0)
-    assert table.phase == PLAYING and table.decision == decision + 1 and len(state(table, 6.0)["path"]) == 3
+    assert (
+        table.moment.phase == PLAYING and table.moment.decision == decision + 1 and len(state(table, 6.0)["path"]) == 3
+    )
 
 
 def test_a_table_restarted_in_the_middle_of_a_beat_ends_it_when_it_would_have() -> None:
     table, (ann, bob, cy) = started(3, beat=2.0, script=SCRIPT)
     reveal(table, {ann: DEEPER, bob: CAMP, cy: DEEPER}, 1.0)
-    assert table.phase == REVEAL
+    assert table.moment.phase == REVEAL
     again = rebuilt(table)
-    assert again.phase == REVEAL and again.deadline == 3.0 and again.next_wakeup() == 3.0
+    assert again.moment.phase == REVEAL and again.moment.deadline == 3.0 and again.next_wakeup() == 3.0
     check_all(table, 2.0)
     again.tick(2.9)
-    assert again.phase == REVEAL
+    assert again.moment.phase == REVEAL
     again.tick(3.0)
     table.tick(3.0)
-    assert again.phase == PLAYING and state(again, 3.0) == state(table, 3.0)
+    assert again.moment.phase == PLAYING and state(again, 3.0) == state(table, 3.0)
 
 
 def test_a_beat_paused_keeps_what_it_had_left_and_ends_at_once_if_the_host_ends_the_game() -> None:
@@ -85,12 +87,12 @@ def test_a_beat_paused_keeps_what_it_had_left_and_ends_at_once_if_the_host_ends_
     reveal(table, {ann: DEEPER, bob: DEEPER, cy: DEEPER}, 1.0)
     table.pause(ann, 2.5)
     table.tick(10.0)
-    assert table.phase == REVEAL and table.next_wakeup() is None
+    assert table.moment.phase == REVEAL and table.next_wakeup() is None
     table.resume(ann, 20.0)
-    assert table.deadline == 20.5, "the beat's rest, without the floor a decision gets"
+    assert table.moment.deadline == 20.5, "the beat's rest, without the floor a decision gets"
     check_all(table, 20.0)
     table.end(ann, 20.1)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     assert (
         replay(GameRecord.from_json(json.loads(json.dumps(table.log.records[1])))).scores()
         == table.log.records[1]["scores"]
@@ -100,10 +102,10 @@ def test_a_beat_paused_keeps_what_it_had_left_and_ends_at_once_if_the_host_ends_
 def test_no_beat_after_a_reveal_that_ends_the_cave_nor_with_the_beat_at_zero() -> None:
     table, (ann, bob) = started(2, beat=2.0, script=SCRIPT)
     reveal(table, {ann: CAMP, bob: CAMP}, 1.0)
-    assert table.phase == PAUSE, "everyone walked out: the pause between caves shows the reveal"
+    assert table.moment.phase == PAUSE, "everyone walked out: the pause between caves shows the reveal"
     flat, (ann, bob) = started(2, beat=0.0, script=SCRIPT)
     reveal(flat, {ann: DEEPER, bob: DEEPER}, 1.0)
-    assert flat.phase == PLAYING and len(state(flat, 1.0)["path"]) == 2
+    assert flat.moment.phase == PLAYING and len(state(flat, 1.0)["path"]) == 2
 
 
 def test_a_game_played_with_beats_has_the_record_of_the_same_game_without() -> None:
@@ -112,12 +114,12 @@ def test_a_game_played_with_beats_has_the_record_of_the_same_game_without() -> N
         now = 0.0
         moves = [[DEEPER] * 3, [CAMP, DEEPER, DEEPER], [DEEPER, DEEPER], [CAMP, CAMP]]
         for round_ in moves:
-            inside = [pid for pid in pids if table.people[pid].seat in table.game.to_act()]  # type: ignore[union-attr]
+            inside = [pid for pid in pids if table.people[pid].seat in table.play.game.to_act()]  # type: ignore[union-attr]
             now += 1.0
             for pid, move in zip(inside, round_, strict=True):
                 choose(table, pid, move, now)
-            now = run_clock(table, now, lambda t: t.phase != REVEAL)
-        now = run_clock(table, now, lambda t: t.phase == RESULTS)
+            now = run_clock(table, now, lambda t: t.moment.phase != REVEAL)
+        now = run_clock(table, now, lambda t: t.moment.phase == RESULTS)
         return table.log.records[1]
 
     with_beats, without = play(2.0), play(0.0)

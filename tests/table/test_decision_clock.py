@@ -17,16 +17,16 @@ SCRIPT = [LONG_CAVE] * 5
 
 def test_with_no_clock_a_card_waits_for_everyone_connected_however_long() -> None:
     table, (ann, bob, cy) = started(3, script=SCRIPT, turn_clock=False)
-    assert table.phase == PLAYING and table.deadline is None
+    assert table.moment.phase == PLAYING and table.moment.deadline is None
     assert table_view(table, ann, 5.0)["remaining_ms"] is None
     choose_all(table, {ann: DEEPER, bob: DEEPER}, 2.0)
-    decision = table.decision
+    decision = table.moment.decision
     for now in (10.0, 100.0, 10_000.0):  # ten seconds, then a thousand times that: cy is here, thinking
         table.tick(now)
-        assert table.decision == decision and table.play.pending
+        assert table.moment.decision == decision and table.play.pending
     assert table.next_wakeup() is None  # nothing is due: only cy's choice moves the game
     choose(table, cy, DEEPER, 10_001.0)
-    assert table.decision == decision + 1 and table.deadline is None
+    assert table.moment.decision == decision + 1 and table.moment.deadline is None
     check_all(table, 10_001.0)
     assert_rebuilds(table, 10_001.0)
 
@@ -42,7 +42,7 @@ def test_with_no_clock_a_gone_phone_holds_the_card_for_the_absence_grace_then_wa
     assert not table.play.pending
     reveal = table_view(table, ann, 1.0 + ABSENT_GRACE)["state"]["reveal"]
     assert reveal["leavers"] == [table.people[cy].seat]  # silence is camp, with what cy carried
-    assert table.deadline is None
+    assert table.moment.deadline is None
     check_all(table, 1.0 + ABSENT_GRACE)
 
 
@@ -59,11 +59,11 @@ def test_with_no_clock_a_phone_back_within_the_grace_holds_the_card_again() -> N
 
 def test_the_clock_on_is_unchanged_and_a_long_clock_is_ten_times_the_default() -> None:
     table, _ = started(3, script=SCRIPT)
-    assert table.deadline == 10.0
+    assert table.moment.deadline == 10.0
     clock = find_manifest("expedition").clock
     assert max(clock.choices) >= 10 * clock.default and max(clock.choices) <= SECONDS[1]
     table, _ = started(3, script=SCRIPT, seconds=float(max(clock.choices)))
-    assert table.deadline == 100.0
+    assert table.moment.deadline == 100.0
 
 
 def test_the_host_switches_the_clock_off_between_games() -> None:

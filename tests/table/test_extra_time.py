@@ -33,14 +33,14 @@ def given(factors: dict[int, int], n: int = 3, **kwargs: Any) -> tuple[Table, li
 
 def reveal(table: Table) -> Any:
     """What the last reveal showed everyone."""
-    assert table.game is not None
-    return table.game.view(None).to_json()["reveal"]
+    assert table.play.game is not None
+    return table.play.game.view(None).to_json()["reveal"]
 
 
 def opened(table: Table, now: float) -> float:
     """Run the clock to the next open decision (the next card after the reveal's pause); returns the time."""
-    decision = table.decision
-    return run_clock(table, now, lambda t: t.decision != decision and t.phase == PLAYING)
+    decision = table.moment.decision
+    return run_clock(table, now, lambda t: t.moment.decision != decision and t.moment.phase == PLAYING)
 
 
 def test_twice_the_clock_the_others_locked_at_theirs_and_the_reveal_waits_for_the_slow_one() -> None:
@@ -48,13 +48,13 @@ def test_twice_the_clock_the_others_locked_at_theirs_and_the_reveal_waits_for_th
     table.extra_time(ann, bob, 2, 0.5)  # from the next decision: this one keeps its clocks
     assert table.people[bob].extra_time == 2 and table.play.overtime == {}
     now = opened(table, 0.5)
-    start = table.opened_at
-    assert table.play.overtime == {1: start + 20.0} and table.deadline == start + 10.0
+    start = table.moment.opened_at
+    assert table.play.overtime == {1: start + 20.0} and table.moment.deadline == start + 10.0
     choose(table, ann, DEEPER, start + 2)
-    decision = table.decision
+    decision = table.moment.decision
     # The table's clock ends: Bob (×2) is still choosing; Cy's silence is locked, Ann's choice stands.
     now = run_clock(table, start + 2, lambda t: t.play.locked)
-    assert now == start + 10.0 and table.decision == decision and table.phase == PLAYING
+    assert now == start + 10.0 and table.moment.decision == decision and table.moment.phase == PLAYING
     assert table.log.outbox[-1] == {"type": "overtime", "at": start + 10.0}
     with pytest.raises(TableError) as late:
         choose(table, cy, CAMP, start + 11)
@@ -74,7 +74,7 @@ def test_twice_the_clock_the_others_locked_at_theirs_and_the_reveal_waits_for_th
     assert table.next_wakeup() == start + 20.0
     check_all(table, start + 12)  # (a rebuild is the same table: the lock is an event)
     choose(table, bob, DEEPER, start + 15)  # Bob chooses: the reveal, Cy timed out
-    assert table.decision != decision
+    assert table.moment.decision != decision
     assert sorted(reveal(table)["deeper"]) == [0, 1]
     assert table.log.outbox[-1]["timed_out"] == [2] and table.log.outbox[-1]["at"] == start + 15
     check_all(table, start + 15)
@@ -85,8 +85,8 @@ def test_a_slow_one_silent_to_the_end_times_out_at_their_own_clock() -> None:
     table.extra_time(ann, bob, 3, 0.0)
     start = opened(table, 0.0)
     choose(table, ann, DEEPER, start + 1)
-    decision = table.decision
-    now = run_clock(table, start + 1, lambda t: t.decision != decision)
+    decision = table.moment.decision
+    now = run_clock(table, start + 1, lambda t: t.moment.decision != decision)
     assert now == start + 30.0
     assert table.log.outbox[-1]["timed_out"] == [1, 2]
 
@@ -101,13 +101,13 @@ def test_no_clock_waits_for_them_and_nobody_else_is_held_past_their_clock() -> N
         table_view(table, cy, start + 1)["remaining_ms"] is None and table_view(table, ann, start + 1)["remaining_ms"]
     )
     choose(table, ann, DEEPER, start + 1)
-    decision = table.decision
+    decision = table.moment.decision
     run_clock(table, start + 1, lambda t: t.play.locked)
     assert table.next_wakeup() is None  # nothing to do but wait for Cy
     table.tick(start + 500)
-    assert table.decision == decision
+    assert table.moment.decision == decision
     choose(table, cy, DEEPER, start + 600)
-    assert table.decision != decision and table.log.outbox[-1]["timed_out"] == [1]
+    assert table.moment.decision != decision and table.log.outbox[-1]["timed_out"] == [1]
     check_all(table, start + 600)
 
 
@@ -115,10 +115,10 @@ def test_everyone_chose_in_time_reveals_at_once_and_the_change_counts_from_the_n
     table, (ann, bob, cy) = started(3, seconds=10.0, script=[LONG_CAVE] * 5)
     table.extra_time(ann, bob, 2, 0.0)
     start = opened(table, 0.0)
-    decision = table.decision
+    decision = table.moment.decision
     for pid in (ann, bob, cy):
         choose(table, pid, DEEPER, start + 1)
-    assert table.decision != decision  # no lock, no wait: nobody was still choosing
+    assert table.moment.decision != decision  # no lock, no wait: nobody was still choosing
     assert not any(e["type"] == "overtime" for e in table.log.outbox)
     # The host takes the extra time back in the middle of a decision: this one keeps its clocks.
     start = opened(table, start + 1)
@@ -138,8 +138,8 @@ def test_a_gone_phone_holds_nobody_up_extra_time_or_not() -> None:
     table.disconnect(bob, start + 4.0)  # gone before the clock ends, for longer than the grace: as today
     choose(table, ann, DEEPER, start + 5)
     choose(table, cy, DEEPER, start + 5)
-    decision = table.decision
-    now = run_clock(table, start + 5, lambda t: t.decision != decision)
+    decision = table.moment.decision
+    now = run_clock(table, start + 5, lambda t: t.moment.decision != decision)
     assert now == start + 4.0 + GRACE and table.log.outbox[-1]["offline"] == [1]
     # Gone once the others' clock ended: the grace, not the extra time.
     table.connect(bob, now)
@@ -148,8 +148,8 @@ def test_a_gone_phone_holds_nobody_up_extra_time_or_not() -> None:
     choose(table, cy, DEEPER, start + 1)
     run_clock(table, start + 1, lambda t: t.play.locked)
     table.disconnect(bob, start + 12.0)
-    decision = table.decision
-    now = run_clock(table, start + 12.0, lambda t: t.decision != decision)
+    decision = table.moment.decision
+    now = run_clock(table, start + 12.0, lambda t: t.moment.decision != decision)
     assert now == start + 12.0 + GRACE
     assert table.log.outbox[-1]["timed_out"] == [1] and table.log.outbox[-1]["offline"] == [1]
 
@@ -161,9 +161,9 @@ def test_a_pause_keeps_each_clock_and_the_lock() -> None:
     table.pause(ann, start + 4)  # before the table's clock ends: 6 s left for the others, 16 s for Bob
     assert table_view(table, bob, start + 5)["paused"]["remaining_ms"] == 16000
     assert table_view(table, cy, start + 5)["paused"]["remaining_ms"] == 6000
-    assert rebuilt(table).paused == table.paused
+    assert rebuilt(table).hold.paused == table.hold.paused
     table.resume(ann, start + 50)
-    assert table.deadline == start + 56 and table.play.overtime == {1: start + 66}
+    assert table.moment.deadline == start + 56 and table.play.overtime == {1: start + 66}
     choose(table, ann, DEEPER, start + 51)
     run_clock(table, start + 51, lambda t: t.play.locked)
     table.pause(ann, start + 60)  # after: the others stay locked, Bob keeps his 6 s
@@ -171,7 +171,7 @@ def test_a_pause_keeps_each_clock_and_the_lock() -> None:
     choose(table, bob, DEEPER, start + 62)
     with pytest.raises(TableError):
         choose(table, cy, DEEPER, start + 62)
-    assert table.paused is not None and table.paused.overtime == {1: 6.0} and table.play.locked
+    assert table.hold.paused is not None and table.hold.paused.overtime == {1: 6.0} and table.play.locked
     for viewer in (None, cy, bob):  # paused, no clock runs: each stands at what it had left
         assert not view_problems(json.loads(json.dumps(table_view(table, viewer, start + 62))))
     assert table_view(table, cy, start + 62)["remaining_ms"] is None
@@ -188,36 +188,36 @@ def test_the_last_call_follows_the_slow_ones_last_choice_and_ends_with_their_clo
     start = opened(table, 0.0)
     choose(table, ann, DEEPER, start + 1)
     run_clock(table, start + 1, lambda t: t.play.locked)
-    decision = table.decision
+    decision = table.moment.decision
     choose(table, bob, CAMP, start + 15)
-    assert table.decision == decision and table.next_wakeup() == start + 16
+    assert table.moment.decision == decision and table.next_wakeup() == start + 16
     choose(table, bob, DEEPER, start + 15.5)  # a slip, changed in the call
     assert table.next_wakeup() == start + 16.5
-    now = run_clock(table, start + 15.5, lambda t: t.decision != decision)
+    now = run_clock(table, start + 15.5, lambda t: t.moment.decision != decision)
     assert now == start + 16.5 and sorted(reveal(table)["deeper"]) == [0, 1]
     start = opened(table, now)
     run_clock(table, start, lambda t: t.play.locked)
-    decision = table.decision
+    decision = table.moment.decision
     choose(table, bob, DEEPER, start + 19.8)
-    now = run_clock(table, start + 19.8, lambda t: t.decision != decision)
+    now = run_clock(table, start + 19.8, lambda t: t.moment.decision != decision)
     assert now == start + 20.0  # the call ends with Bob's own clock
 
 
 def test_a_decision_nobody_answered_holds_at_the_reveal_and_gives_everyone_their_whole_clocks() -> None:
     table, (_ann, _bob, cy) = given({1: 2}, seconds=10.0, script=[LONG_CAVE] * 5, hold_silent=True)
-    now = run_clock(table, 0.0, lambda t: t.paused is not None)
+    now = run_clock(table, 0.0, lambda t: t.hold.paused is not None)
     assert now == 20.0 and table.log.outbox[-2]["type"] == "overtime"  # the hold comes at the reveal
-    assert table.paused is not None and table.paused.silent and table.paused.overtime == {1: 20.0}
-    assert rebuilt(table).paused == table.paused
+    assert table.hold.paused is not None and table.hold.paused.silent and table.hold.paused.overtime == {1: 20.0}
+    assert rebuilt(table).hold.paused == table.hold.paused
     table.resume(cy, 30.0)  # (any player lifts a hold)
-    assert not table.play.locked and table.deadline == 40.0 and table.play.overtime == {1: 50.0}
+    assert not table.play.locked and table.moment.deadline == 40.0 and table.play.overtime == {1: 50.0}
     choose(table, cy, DEEPER, 35.0)  # Cy's silence is open again: the whole clock is back
     check_all(table, 35.0)
 
 
 def test_the_clock_off_has_no_own_clocks() -> None:
     table, (_ann, bob, _cy) = given({1: 3}, seconds=10.0, script=[LONG_CAVE] * 5, turn_clock=False)
-    assert table.play.overtime == {} and table.deadline is None
+    assert table.play.overtime == {} and table.moment.deadline is None
     assert table_view(table, bob, 30.0)["me"]["more_time"] == {"factor": 3, "own": False}
 
 
@@ -232,9 +232,9 @@ def test_a_turn_of_booty_hunter_gets_its_players_own_clock() -> None:
     now = run_clock(table, now, lambda t: t.play.locked)
     assert now == 30.0 and table.next_wakeup() is None  # Cy has all the time they need
     assert table_view(table, ann, now)["remaining_ms"] == 0
-    game = table.game
+    game = table.play.game
     assert game is not None
-    table.choose(cy, game.legal_moves(2)[0], 75.0, table.decision)
+    table.choose(cy, game.legal_moves(2)[0], 75.0, table.moment.decision)
     assert table.play.moves_made == 3 and table.play.overtime == {0: 75.0 + 20.0}
     now = run_clock(table, 75.0, lambda t: t.play.moves_made == 4)
     assert now == 95.0 and table.log.outbox[-1]["missed"] == [0]
@@ -283,7 +283,7 @@ def test_it_lasts_across_games_and_leaves_with_the_person() -> None:
     end = finish_game(table, 0.0)
     table.start(ann, 8, end + 1)
     table.tick(end + 1)
-    assert table.phase == PLAYING and table.people[bob].extra_time == 2
+    assert table.moment.phase == PLAYING and table.people[bob].extra_time == 2
     assert table.play.overtime == {table.people[bob].seat: end + 1 + 4.0}
     end = finish_game(table, end + 1)
     record = table.log.records[2]
@@ -294,7 +294,7 @@ def test_it_lasts_across_games_and_leaves_with_the_person() -> None:
     assert table_view(table, ann, end + 3)["me"]["extra_time"] == {}
     dee = join(table, "Bob", end + 4)  # the same name, a new person: as everyone
     assert table.people[dee].extra_time == 1
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     check_all(table, end + 4)
 
 
@@ -303,15 +303,15 @@ def test_a_record_with_extra_time_rebuilds_and_replays_to_the_same_end() -> None
     late = {ann: 1.0, bob: 14.0, cy: 30.0}  # Ann in time, Bob past the others' clock, Cy far past it
     moves = [DEEPER, DEEPER, CAMP]
     now, turn = 0.0, 0
-    while table.phase != RESULTS:
-        game = table.game
+    while table.moment.phase != RESULTS:
+        game = table.play.game
         assert game is not None
-        if table.phase == PLAYING and table.paused is None:
+        if table.moment.phase == PLAYING and table.hold.paused is None:
             waiting = [p for p in (ann, bob, cy) if table.people[p].seat in game.to_act()]
             waiting = [p for p in waiting if table.people[p].seat not in table.play.pending]
             if waiting:
                 pid = min(waiting, key=late.__getitem__)
-                at = max(now, table.opened_at + late[pid])
+                at = max(now, table.moment.opened_at + late[pid])
                 if (wake := table.next_wakeup()) is None or wake > at:
                     now = at
                     choose(table, pid, moves[turn % 3], now)

@@ -43,14 +43,14 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
     table, (ann, bob, cy) = started(3, seconds=10.0, script=[LONG_CAVE] * 5)
     table.add_bot(ann, "cautious", 0.0)  # a bot waits too (it would choose the moment a card turns)
     choose(table, bob, DEEPER, 1.0)
-    decision = table.decision
+    decision = table.moment.decision
     table.pause(ann, 4.0)  # 6 s were left
-    assert table.paused is not None and table.deadline is None and table.next_wakeup() is None
+    assert table.hold.paused is not None and table.moment.deadline is None and table.next_wakeup() is None
     table.pause(ann, 4.5)  # again: harmless, nothing logged
     assert [e["type"] for e in table.log.outbox].count("paused") == 1
     for now in (5.0, 20.0, 34.0):  # three times the clock
         table.tick(now)
-        assert table.decision == decision and table.phase == PLAYING
+        assert table.moment.decision == decision and table.moment.phase == PLAYING
     # Choices made before the pause stay secret and changeable; new ones may be made.
     choose(table, bob, CAMP, 20.0)
     choose(table, cy, CAMP, 21.0)
@@ -66,13 +66,13 @@ def test_a_paused_table_holds_no_reveal_for_three_times_its_clock_and_resumes_wi
     check_all(table, 34.0)
     # A restart (the table rebuilt from its log) is still paused, with the same time left.
     again = Table.rebuild(json.loads(json.dumps(table.log.outbox)), 40.0)
-    assert again.paused == table.paused and again.next_wakeup() is None
+    assert again.hold.paused == table.hold.paused and again.next_wakeup() is None
     table.resume(ann, 40.0)
-    assert table.deadline == 46.0  # the 6 s it had left
+    assert table.moment.deadline == 46.0  # the 6 s it had left
     table.tick(45.9)
-    assert table.decision == decision
+    assert table.moment.decision == decision
     table.tick(46.0)
-    assert table.decision > decision  # Ann's silence counted at the deadline, as always
+    assert table.moment.decision > decision  # Ann's silence counted at the deadline, as always
     check_all(table, 46.0)
 
 
@@ -80,21 +80,21 @@ def test_a_decision_resumed_with_little_time_left_gets_a_few_seconds() -> None:
     table, (ann, _, _) = started(3, seconds=10.0, script=[LONG_CAVE] * 5)
     table.pause(ann, 9.5)
     table.resume(ann, 100.0)
-    assert table.deadline == 100.0 + RESUME_FLOOR
+    assert table.moment.deadline == 100.0 + RESUME_FLOOR
     table.resume(ann, 101.0)  # not paused: harmless
     assert [e["type"] for e in table.log.outbox].count("resumed") == 1
 
 
 def test_the_pause_between_caves_stops_too() -> None:
     table, (ann, _bob, _cy) = started(3, seconds=10.0, pause=6.0, script=[["17", "fire", "fire"]] * 5)
-    now = run_clock(table, 0.0, lambda t: t.phase == PAUSE)
-    assert table.deadline is not None
-    left = table.deadline - (now + 1.0)
+    now = run_clock(table, 0.0, lambda t: t.moment.phase == PAUSE)
+    assert table.moment.deadline is not None
+    left = table.moment.deadline - (now + 1.0)
     table.pause(ann, now + 1.0)
     table.tick(now + 100.0)
-    assert table.phase == PAUSE and table.game is not None and table.play.rounds == 1
+    assert table.moment.phase == PAUSE and table.play.game is not None and table.play.rounds == 1
     table.resume(ann, now + 200.0)
-    assert table.deadline == now + 200.0 + max(left, RESUME_FLOOR)
+    assert table.moment.deadline == now + 200.0 + max(left, RESUME_FLOOR)
     check_all(table, now + 200.0)
 
 
@@ -110,12 +110,12 @@ def test_only_the_host_pauses_and_only_a_game() -> None:
 
 def test_a_paused_turn_based_game_refuses_a_turn_and_its_bots_wait() -> None:
     table, (ann, bob, cy) = started(3, game="booty", script=BAG, seconds=60.0)
-    seat = next(iter(table.game.to_act())) if table.game else None
+    seat = next(iter(table.play.game.to_act())) if table.play.game else None
     mover = next(p for p in (ann, bob, cy) if table.people[p].seat == seat)
     table.pause(ann, 1.0)
-    game = table.game
+    game = table.play.game
     assert game is not None and seat is not None
-    refused("paused", table.choose, mover, game.default_move(seat), 2.0, table.decision)
+    refused("paused", table.choose, mover, game.default_move(seat), 2.0, table.moment.decision)
     table.leave(mover if mover != ann else bob, 2.0)  # a bot would stand in at once: not while paused
     table.tick(500.0)
     assert game.view(None).to_json()["placements"] == 0
@@ -129,9 +129,9 @@ def test_a_host_who_drops_while_paused_is_replaced_and_the_new_host_resumes() ->
     table.disconnect(ann, 1.0)
     assert table.next_wakeup() == 1.0 + table.settings.absent_grace  # the only thing a paused table waits for
     table.tick(1.0 + table.settings.absent_grace)
-    assert table.host == bob and table.paused is not None
+    assert table.host_role.holder == bob and table.hold.paused is not None
     table.resume(bob, 70.0)
-    assert table.paused is None and table.deadline == 70.0 + 9.0
+    assert table.hold.paused is None and table.moment.deadline == 70.0 + 9.0
     check_all(table, 70.0)
 
 
@@ -141,23 +141,23 @@ def test_a_host_who_drops_while_paused_is_replaced_and_the_new_host_resumes() ->
 def test_a_start_counts_down_on_every_screen_and_the_host_may_cancel_it() -> None:
     table, (ann, bob) = seat_table(2, countdown=5.0)
     table.start(ann, 1, 10.0)
-    assert table.phase == LOBBY and table.countdown is not None and table.next_wakeup() == 15.0
+    assert table.moment.phase == LOBBY and table.hold.countdown is not None and table.next_wakeup() == 15.0
     assert view(table, bob, 12.0)["countdown"] == {"by": ann, "name": "Ann", "remaining_ms": 3000}
     table.start(ann, 2, 11.0)  # again: harmless
     refused("not-host", table.cancel_start, bob, 12.0)
     refused("starting", table.change_settings, ann, {"seconds": 20}, 12.0)
     table.cancel_start(ann, 12.0)
-    assert table.countdown is None and table.next_wakeup() is None
+    assert table.hold.countdown is None and table.next_wakeup() is None
     table.tick(20.0)
-    assert table.phase == LOBBY and "cancelled" in kinds(table)
+    assert table.moment.phase == LOBBY and "cancelled" in kinds(table)
     # Started again, it survives a restart and begins at its end.
     table.start(ann, 3, 30.0)
     copy = rebuilt(table)
     for t in (table, copy):
         t.tick(34.9)
-        assert t.phase == LOBBY
+        assert t.moment.phase == LOBBY
         t.tick(35.0)
-        assert t.phase == PLAYING and t.play.seed == 3
+        assert t.moment.phase == PLAYING and t.play.seed == 3
     check_all(table, 35.0)
 
 
@@ -166,7 +166,7 @@ def test_a_countdown_that_ends_with_too_few_players_is_cancelled() -> None:
     table.start(ann, 1, 0.0)
     table.leave(bob, 2.0)
     table.tick(5.0)
-    assert table.phase == LOBBY and table.countdown is None
+    assert table.moment.phase == LOBBY and table.hold.countdown is None
     assert table.news.recent[-1]["kind"] == "cancelled" and table.news.recent[-1]["reason"] == "too-few"
     check_all(table, 5.0)
 
@@ -174,7 +174,7 @@ def test_a_countdown_that_ends_with_too_few_players_is_cancelled() -> None:
 def test_play_again_is_refused_while_too_few_players_are_seated() -> None:
     table, (ann, _bob, cy) = started(3, game="booty", script=BAG)
     table.end(ann, 1.0)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     table.leave(cy, 2.0)
     refused("too-few", table.start, ann, 9, 3.0)
 
@@ -185,15 +185,15 @@ def test_play_again_is_refused_while_too_few_players_are_seated() -> None:
 def test_a_connected_player_removed_in_a_cave_walks_out_with_what_they_carry() -> None:
     table, (ann, bob, cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     seat = table.people[bob].seat
-    assert seat is not None and table.game is not None
-    carried = table.game.view(None).to_json()["players"][seat]["carried"]
+    assert seat is not None and table.play.game is not None
+    carried = table.play.game.view(None).to_json()["players"][seat]["carried"]
     assert carried == 5
     table.remove(ann, bob, 1.0)
     assert table.people[bob].status == Status.GONE and table.people[bob].left_reason == "removed"
     assert table.by_token(token("Bob")) is None and table.door.removed[token("Bob")] == "Ann"
     choose(table, ann, DEEPER, 2.0)
     choose(table, cy, DEEPER, 2.0)  # the reveal: Bob's silence counted as camp when he was removed
-    state = table.game.view(None).to_json()
+    state = table.play.game.view(None).to_json()
     assert state["players"][seat]["status"] != "inside"
     assert seat in state["reveal"]["leavers"] and state["reveal"]["banked"][state["reveal"]["leavers"].index(seat)] == 5
     news = [n for n in table.news.recent if n["kind"] == "left"]
@@ -215,14 +215,14 @@ def test_a_connected_player_removed_in_a_cave_walks_out_with_what_they_carry() -
 def test_a_booty_player_removed_or_leaving_is_played_by_a_bot_at_its_pace_not_the_turn_clock() -> None:
     for how in ("leave", "remove"):
         table, (ann, bob, cy) = started(3, game="booty", script=BAG, seconds=60.0)
-        game = table.game
+        game = table.play.game
         assert game is not None
         bob_seat = table.people[bob].seat
         while bob_seat not in game.to_act():  # play until it is Bob's turn
             seat = next(iter(game.to_act()))
             pid = next(p for p in (ann, cy) if table.people[p].seat == seat)
-            table.choose(pid, game.default_move(seat), table.opened_at + 2.0, table.decision)
-        opened = table.opened_at
+            table.choose(pid, game.default_move(seat), table.moment.opened_at + 2.0, table.moment.decision)
+        opened = table.moment.opened_at
         if how == "leave":
             table.leave(bob, opened + 3.0)
         else:
@@ -290,12 +290,12 @@ def test_a_stand_in_host_cannot_remove_the_host_and_the_role_comes_back() -> Non
     table, (ann, bob, cy) = seat_table(3)
     table.disconnect(ann, 0.0)
     table.tick(table.settings.absent_grace)
-    assert table.host == bob and table.first == ann
+    assert table.host_role.holder == bob and table.host_role.owner == ann
     refused("first-host", table.remove, bob, ann, 61.0)
     refused("first-host", table.remove, bob, ann, 61.0, True)
     table.remove(bob, cy, 61.0)  # anyone else, yes
     table.connect(ann, 70.0)
-    assert table.host == ann
+    assert table.host_role.holder == ann
     assert table.news.recent[-1]["kind"] == "host" and table.news.recent[-1]["reason"] == "back"
     check_all(table, 70.0)
 
@@ -309,9 +309,9 @@ def test_handing_the_host_role_on() -> None:
     table.disconnect(cy, 1.0)
     refused("offline", table.hand_host, ann, cy, 1.0)
     table.hand_host(ann, bob, 2.0)  # the owner hands it on for good
-    assert table.host == bob and table.first == bob
+    assert table.host_role.holder == bob and table.host_role.owner == bob
     table.connect(ann, 3.0)
-    assert table.host == bob  # it does not come back: Ann gave it away
+    assert table.host_role.holder == bob  # it does not come back: Ann gave it away
     table.remove(bob, ann, 4.0)  # and Bob may remove her
     check_all(table, 4.0)
 
@@ -321,16 +321,16 @@ def test_a_stand_in_host_hands_on_only_the_stand_in_role() -> None:
     table.disconnect(ann, 0.0)
     table.tick(table.settings.absent_grace)
     table.hand_host(bob, cy, 61.0)
-    assert table.host == cy and table.first == ann
+    assert table.host_role.holder == cy and table.host_role.owner == ann
     refused("first-host", table.remove, cy, ann, 62.0)
     table.connect(ann, 63.0)
-    assert table.host == ann
+    assert table.host_role.holder == ann
 
 
 def test_the_host_leaving_for_good_hands_the_role_over_for_good() -> None:
     table, (ann, bob, _cy) = seat_table(3)
     table.leave(ann, 1.0)
-    assert table.host == bob and table.first == bob
+    assert table.host_role.holder == bob and table.host_role.owner == bob
 
 
 # --- end now, settings ------------------------------------------------------------------------------
@@ -340,7 +340,7 @@ def test_the_host_ends_a_game_now_and_its_record_says_so_and_replays() -> None:
     table, (ann, bob, _cy) = started(3, seconds=10.0, script=[["17", *LONG_CAVE]] * 5)
     choose(table, bob, CAMP, 1.0)  # a secret choice, dropped: never revealed
     table.end(ann, 2.0)
-    assert table.phase == RESULTS and table.game is not None and table.game.is_over()
+    assert table.moment.phase == RESULTS and table.play.game is not None and table.play.game.is_over()
     record = table.log.records[1]
     assert record["ended"] == {"by": "Ann", "move": 1} and record["inputs"][-1] == ["end"]
     assert record["scores"] == [0, 0, 0]  # the carried gems were never banked
@@ -373,7 +373,7 @@ def test_the_host_changes_the_settings_between_games_only() -> None:
     assert table.log.events == events
     table.start(ann, 1, 4.0)
     refused("in-game", table.change_settings, ann, {"seconds": 10}, 5.0)
-    assert table.deadline == 4.0 + 30.0
+    assert table.moment.deadline == 4.0 + 30.0
     assert rebuilt(table).settings == table.settings
     check_all(table, 5.0)
 
@@ -407,7 +407,7 @@ def test_an_absent_phone_walked_out_is_tagged_so_and_told_when_it_comes_back() -
     notice = table.news.recent[-1]
     assert notice["kind"] == "timed_out" and notice["offline"] == [cy_seat] and notice["people"] == [cy]
     # Silent but connected at the deadline: tagged by the clock, not as offline.
-    now = table.opened_at + 10.0
+    now = table.moment.opened_at + 10.0
     table.tick(now)
     last = [e for e in table.log.outbox if e["type"] == "moves"][-1]
     seats = [table.people[ann].seat, table.people[bob].seat]

@@ -145,7 +145,7 @@ def test_arriving_late_takes_a_chair_marked_waiting() -> None:
         assert entry["status"] == "waiting" and not entry["to_act"]
     assert table_view(table, cy, 3.0)["me"]["moves"] == []
     with pytest.raises(TableError) as err:
-        table.choose(cy, "deeper", 3.0, table.decision)
+        table.choose(cy, "deeper", 3.0, table.moment.decision)
     assert err.value.code == "not-your-turn"
     check_all(table, 3.0)
 
@@ -200,7 +200,7 @@ def test_no_view_carries_a_token() -> None:
 
 def test_the_first_to_join_hosts() -> None:
     table, (ann, bob) = seat_table(2)
-    assert table.host == ann
+    assert table.host_role.holder == ann
     assert table_view(table, ann, 0.0)["me"]["host"] is True
     assert table_view(table, bob, 0.0)["me"]["host"] is False
     assert table_view(table, None, 0.0)["host"] == ann
@@ -230,9 +230,9 @@ def test_only_the_host_starts_and_seats_bots(command: object) -> None:
 def test_the_host_hands_over_to_the_next_arrival() -> None:
     table, (ann, bob, cy) = seat_table(3)
     table.leave(ann, 1.0)
-    assert table.host == bob
+    assert table.host_role.holder == bob
     table.leave(bob, 2.0)
-    assert table.host == cy
+    assert table.host_role.holder == cy
     check_all(table, 2.0)
 
 
@@ -242,10 +242,10 @@ def test_the_host_never_passes_to_a_bot() -> None:
     table.add_bot(ann, "cautious", 0.6)
     table.leave(bob, 1.0)
     table.leave(ann, 2.0)
-    assert table.host is None
+    assert table.host_role.holder is None
     # The next person to arrive hosts the table.
     dee = join(table, "Dee", 3.0)
-    assert table.host == dee
+    assert table.host_role.holder == dee
     check_all(table, 3.0)
 
 
@@ -253,7 +253,7 @@ def test_the_host_passes_to_a_seated_person_before_a_watcher() -> None:
     table, pids = seat_table(9)
     watcher = pids[8]
     table.leave(pids[0], 1.0)  # the host leaves: the watcher takes the chair, Bob hosts
-    assert table.host == pids[1]
+    assert table.host_role.holder == pids[1]
     assert table.people[watcher].chair == 0
     check_all(table, 1.0)
 
@@ -261,8 +261,8 @@ def test_the_host_passes_to_a_seated_person_before_a_watcher() -> None:
 def test_the_host_passes_in_the_middle_of_a_game() -> None:
     table, (ann, bob, _cy) = started(3)
     table.leave(ann, 2.0)
-    assert table.host == bob
-    assert table.phase == "playing"
+    assert table.host_role.holder == bob
+    assert table.moment.phase == "playing"
     check_all(table, 2.0)
 
 
@@ -279,7 +279,7 @@ def test_leaving_twice_or_as_a_stranger_is_refused() -> None:
 
 def test_a_new_table_is_an_empty_lobby() -> None:
     table = new_table()
-    assert table.phase == LOBBY and table.host is None and table.people == {}
+    assert table.moment.phase == LOBBY and table.host_role.holder is None and table.people == {}
     view = table_view(table, None, 0.0)
     assert view["people"] == [] and view["me"] is None and view["state"] is None
     assert view["settings"]["seconds"] == 10.0

@@ -19,7 +19,7 @@ def test_a_person_keeps_their_look_across_games_and_a_newcomer_takes_a_free_one(
     assert {p["id"]: p["look"] for p in view["people"]} == looks
     for pid in (ann, bob, cy):
         choose(table, pid, CAMP, 1.0)
-    now = run_clock(table, 1.0, lambda t: t.phase == RESULTS)
+    now = run_clock(table, 1.0, lambda t: t.moment.phase == RESULTS)
     record = table.log.records[1]
     assert record["looks"] == {str(seats[pid]): looks[pid] for pid in looks}
     # Ann leaves: the next game deals the seats again (Bob's is 0 now), and Bob and Cy keep their looks.

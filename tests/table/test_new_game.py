@@ -16,7 +16,7 @@ from ._helpers import check_all, choose, finish_game, inside, join, seat_table, 
 def test_the_results_stand_after_the_fifth_cave() -> None:
     table, (ann, bob, _cy) = started(3, seed=11)
     end = finish_game(table, 0.0)
-    assert table.phase == RESULTS and table.game is not None and table.game.is_over()
+    assert table.moment.phase == RESULTS and table.play.game is not None and table.play.game.is_over()
     view = table_view(table, bob, end)
     assert view["results"] == [1]
     assert view["state"]["scores"] is not None and view["state"]["winners"] is not None
@@ -41,7 +41,7 @@ def test_only_the_host_starts_and_never_during_a_game() -> None:
     assert not_host.value.code == "not-host"
     events = table.log.events
     table.start(ann, 2, end + 1)
-    assert table.log.events > events and table.play.number == 2 and table.phase == PLAYING
+    assert table.log.events > events and table.play.number == 2 and table.moment.phase == PLAYING
 
 
 def test_a_game_needs_two_players() -> None:
@@ -49,7 +49,7 @@ def test_a_game_needs_two_players() -> None:
     with pytest.raises(TableError) as err:
         table.start(ann, 1, 0.0)
     assert err.value.code == "too-few"
-    assert table.phase == LOBBY and table.log.events == 3  # created, joined, seated
+    assert table.moment.phase == LOBBY and table.log.events == 3  # created, joined, seated
 
 
 def test_a_preset_that_needs_three_refuses_two_and_changes_nothing() -> None:
@@ -59,10 +59,10 @@ def test_a_preset_that_needs_three_refuses_two_and_changes_nothing() -> None:
         table.start(ann, 1, 0.0)
     assert err.value.code == "too-few"
     assert table.log.outbox == before and table.log.events == len(before)
-    assert table.phase == LOBBY and table.game is None and table.play.number == 0
+    assert table.moment.phase == LOBBY and table.play.game is None and table.play.number == 0
     table.add_bot(ann, "odds", 1.0)
     table.start(ann, 1, 2.0)
-    assert table.phase == PLAYING and len(inside(table)) == 3
+    assert table.moment.phase == PLAYING and len(inside(table)) == 3
     check_all(table, 2.0)
 
 
@@ -92,14 +92,14 @@ def test_a_new_game_seats_everyone_waiting_included() -> None:
     assert status(table, eve) == Status.SEATED and table.people[eve].chair == 1
     table.start(ann, 99, end + 2)
     table.tick(end + 2)
-    assert table.play.number == 2 and table.phase == PLAYING
+    assert table.play.number == 2 and table.moment.phase == PLAYING
     assert inside(table) == {ann, cy, dee, eve}
     # Seats are handed out afresh, in chair order.
     by_chair = sorted((table.people[p].chair or 0, table.people[p].seat) for p in (ann, cy, dee, eve))
     assert [seat for _, seat in by_chair] == [0, 1, 2, 3]
     assert bob not in table.people  # bob left before this game: forgotten (his name is in game 1's record)
     assert bob not in {p["id"] for p in table_view(table, None, end + 2)["people"]}
-    game: Any = table.game
+    game: Any = table.play.game
     assert game.cave == 1
     assert all(game.chest[s] == 0 for s in range(game.seats))
     check_all(table, end + 2)
@@ -149,8 +149,8 @@ def test_a_record_replays_with_away_players_and_late_arrivals() -> None:
 
 def test_booty_plays_to_the_end_with_silent_players_and_replays() -> None:
     table, _pids = started(3, game="booty", seconds=2.0)
-    assert table.phase == PLAYING and table.game is not None and not table.manifest.simultaneous
-    assert len(table.game.to_act()) == 1
+    assert table.moment.phase == PLAYING and table.play.game is not None and not table.manifest.simultaneous
+    assert len(table.play.game.to_act()) == 1
     end = finish_game(table, 0.0)
     record = table.log.records[1]
     game = replay(GameRecord.from_json(record))
@@ -164,7 +164,7 @@ def test_booty_bots_play_at_bot_pace() -> None:
     table.start(ann, 1, 0.0)
     table.tick(0.0)
     end = finish_game(table, 0.0)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     check_all(table, end)
 
 

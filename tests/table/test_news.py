@@ -56,8 +56,8 @@ def test_a_broadcast_with_many_notices_gives_each_phone_its_own() -> None:
     table, pids = started(5, script=[LONG_CAVE] * 5)
     now = 0.0
     for turn in range(8):
-        game = table.game
-        acting = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+        game = table.play.game
+        acting = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
         speaking = [pid for pid in pids[: 2 + turn % 3] if table.person(pid).seat in acting]
         choose_all(table, dict.fromkeys(speaking, DEEPER), now + 1.0)
         now += 11.0  # the others stay silent: the clock plays for them

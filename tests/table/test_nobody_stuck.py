@@ -48,17 +48,17 @@ def test_a_full_table_of_closed_phones_gives_a_chair_and_the_host_role_to_the_ne
     close_phones(table, pids, 10.0)
     zed = join(table, "Zed", 20.0)
     table.tick(20.0)
-    assert status(table, zed) == Status.WATCHING and table.host == pids[0]
+    assert status(table, zed) == Status.WATCHING and table.host_role.holder == pids[0]
     with pytest.raises(TableError) as err:
         table.start(zed, 1, 20.0)
     assert err.value.code == "not-host"
     # Both the chair and the role change hands exactly when the grace ends, and not before.
     assert table.next_wakeup() == 10.0 + ABSENT_GRACE
     table.tick(10.0 + ABSENT_GRACE - 0.1)
-    assert status(table, zed) == Status.WATCHING and table.host == pids[0]
+    assert status(table, zed) == Status.WATCHING and table.host_role.holder == pids[0]
     now = 10.0 + ABSENT_GRACE
     table.tick(now)
-    assert table.host == zed
+    assert table.host_role.holder == zed
     assert status(table, zed) == Status.SEATED
     # The first to join (the longest gone, lowest chair) gave the chair up: away, without a chair.
     assert table.people[zed].chair == 0
@@ -68,7 +68,7 @@ def test_a_full_table_of_closed_phones_gives_a_chair_and_the_host_role_to_the_ne
     # The new host can start: the absent players still in their chairs play (silence, or a bot).
     table.start(zed, 5, now)
     table.tick(now)
-    assert table.phase == PLAYING and table.people[zed].seat is not None
+    assert table.moment.phase == PLAYING and table.people[zed].seat is not None
     assert_rebuilds(table, now)
 
 
@@ -82,21 +82,21 @@ def test_the_game_started_by_the_new_host_runs_to_the_end(game: str, chairs: int
     table.tick(ABSENT_GRACE)
 
     def zed_plays(t: Table) -> bool:
-        if t.phase == PLAYING and t.game is not None and t.people[zed].seat in t.game.to_act():
+        if t.moment.phase == PLAYING and t.play.game is not None and t.people[zed].seat in t.play.game.to_act():
             seat = t.people[zed].seat
             assert seat is not None
-            t.choose(zed, t.game.default_move(seat), now, t.decision)
-        return t.phase == RESULTS
+            t.choose(zed, t.play.game.default_move(seat), now, t.moment.decision)
+        return t.moment.phase == RESULTS
 
     now = ABSENT_GRACE
     for _ in range(2000):
         if zed_plays(table):
             break
         wake = table.next_wakeup()
-        assert wake is not None, f"stuck in {table.phase}"
+        assert wake is not None, f"stuck in {table.moment.phase}"
         now = max(now, wake)
         table.tick(now)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     check_all(table, now)
 
 
@@ -126,12 +126,14 @@ def test_back_after_losing_the_chair_watches_at_the_back_of_the_queue_and_gets_t
     zed = join(table, "Zed", 1.0)
     yan = join(table, "Yan", 2.0)
     table.tick(ABSENT_GRACE)
-    assert table.people[zed].chair == 0 and table.host == pids[1]  # a player in a chair takes the role first
+    assert (
+        table.people[zed].chair == 0 and table.host_role.holder == pids[1]
+    )  # a player in a chair takes the role first
     assert status(table, yan) == Status.WATCHING
     table.connect(ann, ABSENT_GRACE + 5)
     assert status(table, ann) == Status.WATCHING
     assert [p.id for p in table.queue()] == [yan, ann]
-    assert table.host == ann  # the first person is the host whenever they are here
+    assert table.host_role.holder == ann  # the first person is the host whenever they are here
     check_all(table, ABSENT_GRACE + 5)
 
 
@@ -139,10 +141,10 @@ def test_the_same_at_the_results() -> None:
     table, pids = started(3, game="booty", script=BAG, seconds=5.0)
     close_phones(table, pids[1:], 0.0)
     end = finish_game(table, 0.0)
-    assert table.phase == RESULTS
+    assert table.moment.phase == RESULTS
     zed = join(table, "Zed", end)
     now = run_clock(table, end, lambda t: status(t, zed) == Status.SEATED)
-    assert now == ABSENT_GRACE and table.host == pids[0]  # ann is here: she stays host
+    assert now == ABSENT_GRACE and table.host_role.holder == pids[0]  # ann is here: she stays host
     table.start(pids[0], 2, now)
     assert table.play.number == 2
     check_all(table, now)
@@ -154,11 +156,11 @@ def test_the_same_at_the_results() -> None:
 def test_an_absent_host_hands_over_only_after_the_grace_whatever_the_phase() -> None:
     table, (ann, bob, _cy) = started(3, seconds=2.0, pause=1.0, script=[LONG_CAVE] * 5)
     table.disconnect(ann, 0.5)
-    now = run_clock(table, 0.5, lambda t: t.host != ann)
-    assert now == 0.5 + ABSENT_GRACE and table.host == bob
+    now = run_clock(table, 0.5, lambda t: t.host_role.holder != ann)
+    assert now == 0.5 + ABSENT_GRACE and table.host_role.holder == bob
     assert status(table, ann) == Status.AWAY
     table.connect(ann, now + 1)
-    assert table.host == ann
+    assert table.host_role.holder == ann
     assert_rebuilds(table, now + 1)
 
 
@@ -166,14 +168,14 @@ def test_nobody_connected_keeps_the_host_where_it_is() -> None:
     table, pids = seat_table(3)
     close_phones(table, pids, 0.0)
     table.tick(10 * ABSENT_GRACE)
-    assert table.host == pids[0] and table.next_wakeup() is None
+    assert table.host_role.holder == pids[0] and table.next_wakeup() is None
 
 
 def test_a_leaving_host_hands_over_to_someone_connected() -> None:
     table, (ann, bob, cy) = seat_table(3)
     table.disconnect(bob, 0.0)
     table.leave(ann, 1.0)
-    assert table.host == cy  # bob is next in line but his phone is gone
+    assert table.host_role.holder == cy  # bob is next in line but his phone is gone
     assert_rebuilds(table, 1.0)
 
 
@@ -181,20 +183,20 @@ def test_a_rebuild_does_not_move_the_host_and_the_grace_counts_from_the_restart(
     table, (ann, bob, cy) = started(3, seconds=20.0, pause=10.0, script=[LONG_CAVE] * 5)
     everyone_camps(table, 1.0)
     table.tick(1.0)
-    assert table.phase == PAUSE
+    assert table.moment.phase == PAUSE
     restart = 1.5
     copy = Table.rebuild(table.log.outbox, restart)  # every phone is gone after a restart
-    assert copy.host == ann
+    assert copy.host_role.holder == ann
     copy.connect(bob, restart + 0.1)
     copy.connect(cy, restart + 0.1)
     # The caves go on; ann is marked away at the next pause, but she stays host until the grace is over.
-    now = run_clock(copy, restart + 0.1, lambda t: t.host != ann or t.phase == RESULTS)
-    assert now == restart + ABSENT_GRACE and copy.host == bob
+    now = run_clock(copy, restart + 0.1, lambda t: t.host_role.holder != ann or t.moment.phase == RESULTS)
+    assert now == restart + ABSENT_GRACE and copy.host_role.holder == bob
     copy.connect(ann, now + 1)
-    assert copy.host == ann
+    assert copy.host_role.holder == ann
     # And a second restart keeps what the log says.
     again = Table.rebuild([*table.log.outbox, *copy.log.outbox], now + 2)
-    assert again.host == ann
+    assert again.host_role.holder == ann
 
 
 def test_after_a_restart_the_host_who_comes_back_in_time_keeps_the_role() -> None:
@@ -205,7 +207,7 @@ def test_after_a_restart_the_host_who_comes_back_in_time_keeps_the_role() -> Non
     copy.tick(5.0 + ABSENT_GRACE - 1)
     copy.connect(ann, 5.0 + ABSENT_GRACE - 1)
     copy.tick(5.0 + 10 * ABSENT_GRACE)
-    assert copy.host == ann
+    assert copy.host_role.holder == ann
 
 
 # --- removing an absent person ---------------------------------------------------------------------
@@ -273,8 +275,8 @@ def test_removing_a_booty_player_mid_game_hands_the_colour_to_the_queue() -> Non
 
 
 def booty_turns(table: Table) -> int:
-    assert table.game is not None
-    placements: int = table.game.view(None).to_json()["placements"]
+    assert table.play.game is not None
+    placements: int = table.play.game.view(None).to_json()["placements"]
     return placements
 
 
@@ -286,23 +288,23 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
     assert bob_seat is not None
 
     def bobs_turn(t: Table) -> bool:
-        return t.game is not None and bob_seat in t.game.to_act()
+        return t.play.game is not None and bob_seat in t.play.game.to_act()
 
     def others_play(t: Table, now: float) -> None:
-        game = t.game
+        game = t.play.game
         assert game is not None
         for pid in (ann, cy):
             seat = t.people[pid].seat
-            if t.phase == PLAYING and seat in game.to_act():
+            if t.moment.phase == PLAYING and seat in game.to_act():
                 assert seat is not None
-                t.choose(pid, game.default_move(seat), now, t.decision)
+                t.choose(pid, game.default_move(seat), now, t.moment.decision)
 
     now = 0.0
     waits: list[float] = []
     for _ in range(MISSED_TURNS + 1):
         while not bobs_turn(table):
             others_play(table, now)
-        opened = table.opened_at
+        opened = table.moment.opened_at
         view = table_view(table, ann, now)
         entry = next(p for p in view["people"] if p["id"] == bob)
         plays = entry["bot_plays"]
@@ -321,10 +323,10 @@ def test_a_bot_plays_a_gone_colour_after_two_missed_turns_until_it_comes_back(tu
     assert entry["bot_plays"] is False and entry["connected"] is True
     while not bobs_turn(table):
         others_play(table, now)
-    game = table.game
+    game = table.play.game
     assert game is not None
-    assert table.next_wakeup() in (None, table.deadline)
-    table.choose(bob, game.default_move(bob_seat), now + 1, table.decision)
+    assert table.next_wakeup() in (None, table.moment.deadline)
+    table.choose(bob, game.default_move(bob_seat), now + 1, table.moment.decision)
     assert table.people[bob].missed == 0
     check_all(table, now + 1)
 
@@ -334,16 +336,16 @@ def test_a_short_drop_does_not_hand_a_colour_that_missed_turns_to_the_bot() -> N
     bob_seat = table.people[bob].seat
     now = 0.0
     for _ in range(MISSED_TURNS + 1):  # bob dozes, connected, through two turns: silence each time
-        now = run_clock(table, now, lambda t: t.game is not None and bob_seat in t.game.to_act())
+        now = run_clock(table, now, lambda t: t.play.game is not None and bob_seat in t.play.game.to_act())
         if table.people[bob].missed == MISSED_TURNS:
             break
-        now = run_clock(table, now, lambda t: t.game is not None and bob_seat not in t.game.to_act())
+        now = run_clock(table, now, lambda t: t.play.game is not None and bob_seat not in t.play.game.to_act())
     assert table.people[bob].missed == MISSED_TURNS
-    assert table.deadline == now + 20.0
+    assert table.moment.deadline == now + 20.0
     table.disconnect(bob, now + 1.0)  # a blip: the bot waits for the grace before it stands in
     assert table.next_wakeup() == now + 1.0 + GRACE
     table.connect(bob, now + 3.0)
-    assert table.next_wakeup() == table.deadline  # back in time: his turn is his
+    assert table.next_wakeup() == table.moment.deadline  # back in time: his turn is his
 
 
 # --- seats: a newcomer never inherits anyone's gems -------------------------------------------------
@@ -363,7 +365,7 @@ def test_a_watcher_seated_mid_cave_waits_in_camp_and_never_inherits_a_seat() -> 
     ivy = join(table, "Ivy", 0.5)
     assert status(table, ivy) == Status.WATCHING
     # Everyone (bots too) walked in and carries gems from the 17.
-    game = table.game
+    game = table.play.game
     assert game is not None
     assert all(game.carried[table.people[b].seat] > 0 for b in bots)  # type: ignore[attr-defined]
     table.leave(pids[2], 1.0)
@@ -376,7 +378,7 @@ def test_a_watcher_seated_mid_cave_waits_in_camp_and_never_inherits_a_seat() -> 
     assert me["status"] == "waiting" and me["seat"] is None and me["moves"] == []
     assert table.people[ivy].chair == 2 and ivy not in inside(table)
     # At the next cave she walks in with a seat of her own, empty-handed.
-    now = run_clock(table, 1.0, lambda t: t.phase == PLAYING and ivy in inside(t))
+    now = run_clock(table, 1.0, lambda t: t.moment.phase == PLAYING and ivy in inside(t))
     seat = table.people[ivy].seat
     assert seat is not None and seat not in bot_seats and seat != 2
     ann_seat = table.people[host].seat
@@ -395,8 +397,8 @@ def test_a_bot_giving_way_at_the_next_cave_leaves_its_gems_to_nobody() -> None:
     table.tick(0.0)
     bot_seat = table.people[bot].seat
     ivy = join(table, "Ivy", 0.5)
-    now = run_clock(table, 0.5, lambda t: t.phase == PLAYING and ivy in inside(t))
-    game = table.game
+    now = run_clock(table, 0.5, lambda t: t.moment.phase == PLAYING and ivy in inside(t))
+    game = table.play.game
     assert game is not None and bot_seat is not None
     seat = table.people[ivy].seat
     assert seat != bot_seat and game.chest[seat] == 0  # type: ignore[attr-defined]
@@ -485,4 +487,4 @@ def test_a_three_player_record_lists_three_scores_and_replays_exactly() -> None:
     assert table_view(table, None, end)["state"]["scores"] == record["scores"]
     game = replay(GameRecord.from_json(record))
     assert game.scores() == record["scores"]
-    assert table.phase == RESULTS and table.phase != LOBBY
+    assert table.moment.phase == RESULTS and table.moment.phase != LOBBY

@@ -16,19 +16,19 @@ def test_the_start_waits_for_everyone_ready_and_the_host_may_insist() -> None:
     table.settings.ready_check = True
     table.add_bot(ann, "cautious", 0.0)
     table.start(ann, 7, 2.0)  # the host who starts is ready
-    assert table.countdown is None and table.readying is not None and table.phase == LOBBY
+    assert table.hold.countdown is None and table.hold.readying is not None and table.moment.phase == LOBBY
     view = table_view(table, None, 2.5)
     assert view["readying"] == {"by": ann, "name": "Ann"}
     assert {p["name"]: p["ready"] for p in view["people"]} == {"Ann": True, "Bob": False, "Cy": False, "Ada": True}
     table.ready(bob, True, 3.0)
     table.tick(3.0)
-    assert table.countdown is None  # Cy still not ready
-    assert rebuilt(table).readying == table.readying  # a restart keeps the check
+    assert table.hold.countdown is None  # Cy still not ready
+    assert rebuilt(table).hold.readying == table.hold.readying  # a restart keeps the check
     table.ready(cy, True, 4.0)
     table.tick(4.0)
-    assert table.countdown is not None and table.countdown.ends == 9.0 and table.readying is None
+    assert table.hold.countdown is not None and table.hold.countdown.ends == 9.0 and table.hold.readying is None
     table.tick(9.0)
-    assert table.phase == PLAYING and table.play.seed == 7
+    assert table.moment.phase == PLAYING and table.play.seed == 7
     assert not any(p.ready for p in table.people.values())  # a new game: ready again next time
 
 
@@ -36,12 +36,12 @@ def test_the_host_starts_anyway_or_cancels_and_refusals_are_clear() -> None:
     table, (ann, bob) = seat_table(2, countdown=0.0)
     table.settings.ready_check = True
     table.start(ann, 3, 1.0)
-    assert table.readying is not None
+    assert table.hold.readying is not None
     table.cancel_start(ann, 2.0)
-    assert table.readying is None and table.phase == LOBBY
+    assert table.hold.readying is None and table.moment.phase == LOBBY
     table.start(ann, 4, 3.0)
     table.start(ann, 5, 4.0)  # again: anyway (the seed the check was made with)
-    assert table.phase == PLAYING and table.play.seed == 4
+    assert table.moment.phase == PLAYING and table.play.seed == 4
     for bad, code in (
         (lambda: table.ready(bob, True, 5.0), "in-game"),
         (lambda: table.ready(bob, "yes", 5.0), "bad-request"),
@@ -54,4 +54,4 @@ def test_the_host_starts_anyway_or_cancels_and_refusals_are_clear() -> None:
 def test_without_the_check_a_start_counts_down_at_once() -> None:
     table, (ann, _bob) = seat_table(2, countdown=5.0)
     table.start(ann, 3, 1.0)
-    assert table.countdown is not None and table.readying is None
+    assert table.hold.countdown is not None and table.hold.readying is None

@@ -76,9 +76,9 @@ def test_a_rebuilt_decision_keeps_its_deadline_and_pending_choices() -> None:
     choose(table, ann, DEEPER, 103.0)
     choose(table, bob, CAMP, 104.0)
     copy_ = rebuilt(table)
-    assert copy_.deadline == table.deadline == 109.0
+    assert copy_.moment.deadline == table.moment.deadline == 109.0
     assert copy_.play.pending == table.play.pending and len(copy_.play.pending) == 2
-    assert copy_.decision == table.decision and copy_.opened_at == table.opened_at
+    assert copy_.moment.decision == table.moment.decision and copy_.moment.opened_at == table.moment.opened_at
     for viewer in (ann, bob, cy, None):
         assert table_view(copy_, viewer, 105.5) == table_view(table, viewer, 105.5)
         assert table_view(copy_, viewer, 105.5)["remaining_ms"] == 3500
@@ -94,7 +94,7 @@ def test_after_a_restart_everyone_counts_as_disconnected_since_the_restart() -> 
     choose(table, bob, DEEPER, 1.0)
     restarted = Table.rebuild(log(table), now=2.0)
     assert restarted.runtime.connected == set()
-    deadline = restarted.deadline
+    deadline = restarted.moment.deadline
     assert deadline is not None and deadline > 2.0 + GRACE
     # Every phone is gone, so nobody is held up by cy's silence: the clock decides, not the grace.
     restarted.tick(2.0 + GRACE)
@@ -112,7 +112,7 @@ def test_after_a_restart_with_no_phone_back_the_deadline_reveals() -> None:
     table, (ann, bob, _cy) = started(3, seconds=10.0, script=SCRIPT)
     choose(table, ann, DEEPER, 1.0)
     restarted = Table.rebuild(log(table), now=2.0)
-    deadline = restarted.deadline
+    deadline = restarted.moment.deadline
     assert deadline is not None
     restarted.tick(deadline - 0.01)
     assert restarted.play.pending
@@ -125,9 +125,9 @@ def test_after_a_restart_with_no_phone_back_the_deadline_reveals() -> None:
 def test_a_restart_in_the_pause_keeps_the_pause() -> None:
     table, _ = started(2, seconds=10.0, pause=6.0, script=SCRIPT)
     table.tick(10.0)
-    assert table.phase == PAUSE and table.deadline == 16.0
+    assert table.moment.phase == PAUSE and table.moment.deadline == 16.0
     restarted = Table.rebuild(log(table), now=12.0)
-    assert restarted.phase == PAUSE and restarted.deadline == 16.0
+    assert restarted.moment.phase == PAUSE and restarted.moment.deadline == 16.0
     assert restarted.next_wakeup() == 16.0
 
 
@@ -135,7 +135,7 @@ def test_a_rebuilt_table_keeps_its_results() -> None:
     table, (ann, _bob) = started(2, seed=3)
     end = finish_game(table, 0.0)
     copy_ = Table.rebuild(log(table), now=end + 100)
-    assert copy_.phase == RESULTS
+    assert copy_.moment.phase == RESULTS
     assert copy_.log.records == table.log.records
     copy_.start(ann, 4, end + 101)
     assert copy_.play.number == 2
@@ -147,7 +147,7 @@ def drive(table: Table, rng: random.Random, now: float) -> float:
         people = sorted(p.id for p in table.people.values() if not p.is_bot)
         who = rng.choice(people)
         roll = rng.random()
-        if roll < 0.5 and table.phase == PLAYING:
+        if roll < 0.5 and table.moment.phase == PLAYING:
             move = rng.choice([DEEPER, CAMP])
             with contextlib.suppress(TableError):  # not everyone is inside
                 choose(table, who, move, now)

@@ -26,12 +26,12 @@ def test_the_host_switches_from_the_expedition_to_booty_hunter_and_back() -> Non
     assert refused.value.code == "in-game"
     for pid in pids:
         choose(table, pid, CAMP, 1.0)
-    now = run_clock(table, 1.0, lambda t: t.phase == RESULTS)
+    now = run_clock(table, 1.0, lambda t: t.moment.phase == RESULTS)
     with pytest.raises(TableError):
         table.change_settings(ann, {"game": "chess"}, now)
     table.change_settings(ann, {"game": "booty"}, now + 1)
-    assert table.settings.game == "booty" and table.kind.name == "booty" and table.phase == LOBBY
-    assert table.game is None and table.play.number == 1 and table.log.finished == [1]
+    assert table.settings.game == "booty" and table.kind.name == "booty" and table.moment.phase == LOBBY
+    assert table.play.game is None and table.play.number == 1 and table.log.finished == [1]
     assert table.settings.seconds == table.manifest.clock.default and table.settings.script is None
     # Three chairs: Ann, Bob and Cy keep theirs; Dee and Eve watch, in the order they came; the bot left.
     assert [table.people[pid].chair for pid in (ann, bob, cy)] == [0, 1, 2]

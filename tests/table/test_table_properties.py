@@ -77,8 +77,8 @@ class Story:
 
     def inside(self) -> list[int]:
         table = self.table
-        game = table.game
-        if game is None or table.phase != PLAYING:
+        game = table.play.game
+        if game is None or table.moment.phase != PLAYING:
             return []
         return sorted(p.id for p in table.people.values() if p.seat is not None and p.seat in game.to_act())
 
@@ -133,9 +133,9 @@ class Story:
             pid = self.who(index, self.inside() if aim else None)
             decision = {
                 None: None,
-                "current": table.decision,
-                "previous": table.decision - 1,
-                "next": table.decision + 1,
+                "current": table.moment.decision,
+                "previous": table.moment.decision - 1,
+                "next": table.moment.decision + 1,
             }[stale]
             return lambda now: table.choose(pid, move, now, decision)
         if kind == "connect":
@@ -168,7 +168,7 @@ class Story:
         table.tick(self.now)
         self._check_choices(watch)
         wake = table.next_wakeup()
-        assert wake is None or wake > self.now, f"overdue after a tick at {self.now}: {wake} ({table.phase})"
+        assert wake is None or wake > self.now, f"overdue after a tick at {self.now}: {wake} ({table.moment.phase})"
         self.steps += 1
         if self.steps % self.check_every == 0:
             check_all(table, self.now)
@@ -176,7 +176,7 @@ class Story:
     def _before_choices(self) -> tuple[int, dict[int, str], frozenset[int], dict[int | None, Any]] | None:
         """What a ``chosen`` message is checked against: the views before a step of a game in play."""
         table = self.table
-        if table.phase != PLAYING:
+        if table.moment.phase != PLAYING:
             return None
         views = {pid: table_view(table, pid, self.now) for pid in [*table.people, None]}
         return len(table.log.outbox), dict(table.play.pending), frozenset(table.runtime.connected), views
@@ -203,24 +203,24 @@ class Story:
             if person.status != Status.GONE and not person.is_bot:
                 table.connect(person.id, self.now)
         table.tick(self.now)
-        if table.paused is not None:
-            assert table.next_wakeup() is None or table.host is not None, "paused, and only time passes"
-            if table.host is None:  # nobody is here to resume it: it stays paused, as it should
+        if table.hold.paused is not None:
+            assert table.next_wakeup() is None or table.host_role.holder is not None, "paused, and only time passes"
+            if table.host_role.holder is None:  # nobody is here to resume it: it stays paused, as it should
                 check_all(table, self.now)
                 return
-            table.resume(table.host, self.now)
+            table.resume(table.host_role.holder, self.now)
             table.tick(self.now)
         self._no_endless_clocks()
 
         def stalled(t: Table) -> bool:
-            return t.phase == PAUSE and t.deadline is None
+            return t.moment.phase == PAUSE and t.moment.deadline is None
 
-        if table.phase in (PLAYING, PAUSE):
-            self.now = run_clock(table, self.now, lambda t: t.phase == RESULTS or stalled(t))
+        if table.moment.phase in (PLAYING, PAUSE):
+            self.now = run_clock(table, self.now, lambda t: t.moment.phase == RESULTS or stalled(t))
         if stalled(table):  # nobody is left to walk into the next cave
             assert not any(p.chair is not None for p in table.people.values()), "a stalled table with players"
         else:
-            assert table.phase in (LOBBY, RESULTS)
+            assert table.moment.phase in (LOBBY, RESULTS)
         check_all(table, self.now)
         for record in table.log.records.values():
             game = replay(GameRecord.from_json(record))
@@ -231,14 +231,14 @@ class Story:
         their default move: a silent person with no clock would hold the table for good (as they should)."""
         table = self.table
         for person in list(table.people.values()):
-            if person.extra_time != 1 and table.host is not None:
-                table.extra_time(table.host, person.id, 1, self.now)
-        game = table.game
+            if person.extra_time != 1 and table.host_role.holder is not None:
+                table.extra_time(table.host_role.holder, person.id, 1, self.now)
+        game = table.play.game
         for seat in [seat for seat, end in table.play.overtime.items() if end is None]:
             at_seat = table.person_at_seat(seat)
             if at_seat is not None and game is not None and seat not in table.play.pending:
                 with contextlib.suppress(TableError):  # (their turn is not theirs to take: it holds nobody)
-                    table.choose(at_seat.id, game.default_move(seat), self.now, table.decision)
+                    table.choose(at_seat.id, game.default_move(seat), self.now, table.moment.decision)
         table.tick(self.now)
 
 

@@ -19,27 +19,27 @@ def booty(turn_clock: bool, **kwargs: Any) -> tuple[Table, list[int]]:
 
 
 def acting(table: Table) -> int:
-    assert table.game is not None
-    (seat,) = table.game.to_act()
+    assert table.play.game is not None
+    (seat,) = table.play.game.to_act()
     return seat
 
 
 def test_with_the_turn_clock_on_silence_plays_the_default_move_at_the_deadline() -> None:
     table, _ = booty(turn_clock=True)
-    assert table.deadline == 60.0
+    assert table.moment.deadline == 60.0
     table.tick(59.9)
-    assert table.game is not None and table.game.scores() is not None
-    placed = table.game.view(None).to_json()["placements"]
+    assert table.play.game is not None and table.play.game.scores() is not None
+    placed = table.play.game.view(None).to_json()["placements"]
     table.tick(60.0)
-    assert table.game.view(None).to_json()["placements"] == placed + 1
+    assert table.play.game.view(None).to_json()["placements"] == placed + 1
     assert_rebuilds(table, 60.0)
 
 
 def test_with_the_turn_clock_off_a_connected_player_is_waited_for() -> None:
     table, _ = booty(turn_clock=False)
-    assert table.deadline is None
+    assert table.moment.deadline is None
     table.tick(10_000.0)
-    assert table.game is not None and table.game.view(None).to_json()["placements"] == 0
+    assert table.play.game is not None and table.play.game.view(None).to_json()["placements"] == 0
     assert table.next_wakeup() is None
 
 
@@ -50,9 +50,9 @@ def test_with_the_turn_clock_off_a_gone_phone_is_waited_for_thirty_seconds() -> 
     table.disconnect(pid, 5.0)
     assert table.next_wakeup() == 5.0 + TURN_GRACE
     table.tick(5.0 + TURN_GRACE - 0.1)
-    assert table.game is not None and table.game.view(None).to_json()["placements"] == 0
+    assert table.play.game is not None and table.play.game.view(None).to_json()["placements"] == 0
     table.tick(5.0 + TURN_GRACE)
-    assert table.game.view(None).to_json()["placements"] == 1
+    assert table.play.game.view(None).to_json()["placements"] == 1
     assert_rebuilds(table, 5.0 + TURN_GRACE)
 
 
@@ -76,15 +76,15 @@ def test_a_bot_put_in_a_freed_booty_chair_plays_at_once() -> None:
     assert table.people[bot].seat == table.people[bot].chair
     # The game runs to the end with two people answering and the bot playing its colour.
     now = 2.0
-    while table.phase != RESULTS and now < 2000:
+    while table.moment.phase != RESULTS and now < 2000:
         now += 1.0
         table.tick(now)
-        if table.phase == PLAYING and table.game is not None:
+        if table.moment.phase == PLAYING and table.play.game is not None:
             seat = acting(table)
             for pid in people[:2]:
                 if table.people[pid].seat == seat:
-                    table.choose(pid, table.game.default_move(seat), now)
-    assert table.phase == RESULTS
+                    table.choose(pid, table.play.game.default_move(seat), now)
+    assert table.moment.phase == RESULTS
 
 
 def test_an_absent_host_hands_the_role_to_someone_present_after_the_grace() -> None:
@@ -95,11 +95,11 @@ def test_an_absent_host_hands_the_role_to_someone_present_after_the_grace() -> N
         now += 0.5
         table.tick(now)
     assert table.people[ann].status == Status.AWAY
-    assert table.host == ann  # away for a cave is not absent yet: the role waits for the absence grace
-    while table.host == ann and now < 0.5 + ABSENT_GRACE + 1:
+    assert table.host_role.holder == ann  # away for a cave is not absent yet: the role waits for the absence grace
+    while table.host_role.holder == ann and now < 0.5 + ABSENT_GRACE + 1:
         now += 0.5
         table.tick(now)
-    assert table.host in (bob, cy) and now == 0.5 + ABSENT_GRACE
+    assert table.host_role.holder in (bob, cy) and now == 0.5 + ABSENT_GRACE
 
 
 def test_bots_get_distinct_names() -> None:
@@ -130,12 +130,12 @@ def test_a_finished_game_record_carries_the_final_view_and_the_bots() -> None:
     table.add_bot(ann, "odds", 0.0)
     table.start(ann, 3, 0.0)
     now = 0.0
-    while table.phase != RESULTS and now < 5000:
+    while table.moment.phase != RESULTS and now < 5000:
         now += 1.0
         table.tick(now)
         for pid in (ann, bob):
             seat = table.people[pid].seat
-            if table.phase == PLAYING and table.game is not None and seat in table.game.to_act():
+            if table.moment.phase == PLAYING and table.play.game is not None and seat in table.play.game.to_act():
                 table.choose(pid, "camp", now)
     record = table.log.records[1]
     assert record["final"]["scores"] == record["scores"]

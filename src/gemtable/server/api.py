@@ -94,7 +94,7 @@ class Api:
                 "code": table.code,
                 "game": table.kind.name,
                 "title": table.kind.title,
-                "phase": table.phase,
+                "phase": table.moment.phase,
                 "chairs": table.kind.max_seats,
                 "taken": sum(1 for chair in table.chairs() if chair is not None),
                 "queue": len(table.queue()),

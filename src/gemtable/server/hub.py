@@ -221,7 +221,13 @@ class Hub:
             held = code in self._held
             self._held[code] = _merged(self._held[code], choices) if held else choices
             table = local.table
-            moment = (table.play.number, table.phase, table.decision, table.paused is None, not table.countdown)
+            moment = (
+                table.play.number,
+                table.moment.phase,
+                table.moment.decision,
+                table.hold.paused is None,
+                not table.hold.countdown,
+            )
             moved = self._moments.get(code) != moment  # the game moved on: told at once
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)

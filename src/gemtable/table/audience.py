@@ -110,7 +110,7 @@ class Audience:
 
 def open_question(table: Table) -> JSON | None:
     """The question the audience may answer now, with its table-wide key (None: none)."""
-    game = table.game
+    game = table.play.game
     if game is None or not table.in_game():
         return None
     asks = forecasts(game)
@@ -238,8 +238,8 @@ def _lock(table: Table, aud: Audience, question: JSON | None) -> None:
 
 
 def _score(table: Table, aud: Audience) -> None:
-    asks = forecasts(table.game) if table.game is not None else None
-    over = table.game is None or table.game.is_over()
+    asks = forecasts(table.play.game) if table.play.game is not None else None
+    over = table.play.game is None or table.play.game.is_over()
     still: list[Asked] = []
     for asked in aud.waiting:
         told = asks.forecast_told(asked.key) if asks is not None and asked.game == table.play.number else None

@@ -102,7 +102,7 @@ class Decisions:
         decision's whole clock kept for when it is lifted.  Silent players whose phones are gone are no
         question (nobody is there to answer; a phone that dies never holds the table up)."""
         table = self.table
-        if answered or not table.settings.hold_silent or table.play.held == table.decision:
+        if answered or not table.settings.hold_silent or table.play.held == table.moment.decision:
             return False
         table.emit("paused", now, silent=True, remaining=table.settings.seconds)
         return True
@@ -183,7 +183,7 @@ class Simultaneous(Decisions):
         table = self.table
         times: list[float] = []
         if not inside and game.to_act():  # bots alone: the next card at a pace people can follow
-            times.append(table.opened_at + BOT_DELAY)
+            times.append(table.moment.opened_at + BOT_DELAY)
         elif (call := self._last_call()) is not None:
             times.append(call)
         undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
@@ -207,7 +207,7 @@ class Simultaneous(Decisions):
 
     def tick(self, game: GameState, now: float) -> None:
         table = self.table
-        if table.deadline is not None and now >= table.deadline:
+        if table.moment.deadline is not None and now >= table.moment.deadline:
             undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
             if self._overtime_holds(undecided, now):  # someone with extra time is still choosing: wait for them
                 table.emit("overtime", now)
@@ -239,7 +239,7 @@ class Simultaneous(Decisions):
     def settle(self, now: float) -> None:
         """Reveal as soon as nobody who could still choose is left to choose."""
         table = self.table
-        game = table.game
+        game = table.play.game
         if not table.deciding() or game is None:
             return
         undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
@@ -247,10 +247,10 @@ class Simultaneous(Decisions):
             self._settle_late(game, undecided, now)
             return
         if not undecided:
-            if self._bots_only() and now < table.opened_at + BOT_DELAY:
+            if self._bots_only() and now < table.moment.opened_at + BOT_DELAY:
                 return  # bots alone in the cave: keep a pace people can follow
             call = self._last_call()
-            if call is not None and now < call and (table.deadline is None or now < table.deadline):
+            if call is not None and now < call and (table.moment.deadline is None or now < table.moment.deadline):
                 return  # the last call: anyone may still change their mind
             self._reveal({}, now)
             return
@@ -297,7 +297,7 @@ class Simultaneous(Decisions):
     def silence(self, person: Person, now: float) -> None:
         """A departing player's silence counts now, not at the deadline: their default move, as a choice."""
         table = self.table
-        game, seat = table.game, person.seat
+        game, seat = table.play.game, person.seat
         if seat is None or game is None or not table.deciding(paused_too=True) or seat in table.play.pending:
             return
         if seat in game.to_act():
@@ -324,7 +324,7 @@ class Simultaneous(Decisions):
         """When the last call of a decision everyone has answered ends (``Settings.last_call`` after its last
         choice); None: there is none (no call set, bots alone, or someone still to choose)."""
         table = self.table
-        game = table.game
+        game = table.play.game
         if table.settings.last_call <= 0 or game is None or not self._inside_people():
             return None
         if any(seat not in table.play.pending for seat in game.to_act()):
@@ -332,12 +332,12 @@ class Simultaneous(Decisions):
         return table.play.last_choice + table.settings.last_call
 
     def _bots_only(self) -> bool:
-        game = self.table.game
+        game = self.table.play.game
         return game is not None and not self._inside_people() and bool(game.to_act())
 
     def _inside_people(self) -> list[Person]:
         table = self.table
-        game = table.game
+        game = table.play.game
         if game is None:
             return []
         people = (table.person_at_seat(seat) for seat in game.to_act())
@@ -355,7 +355,7 @@ class Turns(Decisions):
     def wakeups(self, game: GameState, inside: list[Person]) -> list[float]:
         table = self.table
         times: list[float] = []
-        if table.deadline is None and not table.play.locked:
+        if table.moment.deadline is None and not table.play.locked:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None:
@@ -371,13 +371,13 @@ class Turns(Decisions):
             if due is not None and now >= due:
                 self._play({seat: self._stand_in_move(game, seat)}, now, missed=True, bot=True)
                 return
-        if table.deadline is None and not table.play.locked:
+        if table.moment.deadline is None and not table.play.locked:
             for seat in game.to_act():
                 gone = self._turn_gone_since(seat)
                 if gone is not None and now >= gone + TURN_GRACE:
                     self._play({seat: game.default_move(seat)}, now, missed=True, offline=[seat])
                     return
-        ended = table.deadline is not None and now >= table.deadline
+        ended = table.moment.deadline is not None and now >= table.moment.deadline
         if ended or table.play.locked:  # the table's clock ended (and any own clock that held the turn up)
             silent = {seat: game.default_move(seat) for seat in game.to_act() if seat not in table.play.pending}
             if not silent or self._overtime_holds(silent, now):
@@ -389,7 +389,7 @@ class Turns(Decisions):
 
     def bots_move(self, game: GameState, now: float) -> None:
         table = self.table
-        if now < table.opened_at + BOT_DELAY:
+        if now < table.moment.opened_at + BOT_DELAY:
             return
         for seat in sorted(game.to_act()):
             person = table.person_at_seat(seat)
@@ -436,7 +436,7 @@ class Turns(Decisions):
     def bot_plays_for(self, person: Person) -> bool:
         """They left, or their phone is gone and turns were missed."""
         table = self.table
-        if table.game is None or person.seat is None or not table.in_game() or person.is_bot:
+        if table.play.game is None or person.seat is None or not table.in_game() or person.is_bot:
             return False
         if person.status == Status.GONE:
             return True
@@ -462,11 +462,11 @@ class Turns(Decisions):
         if person is None or person.is_bot or not table.deciding(paused_too=True):
             return None
         if person.status == Status.GONE:
-            return max(table.opened_at, person.left_at or 0.0) + BOT_DELAY
+            return max(table.moment.opened_at, person.left_at or 0.0) + BOT_DELAY
         if person.missed < MISSED_TURNS:
             return None
         since = table.absent_since(person)
-        return None if since is None else max(table.opened_at + BOT_DELAY, since + GRACE)
+        return None if since is None else max(table.moment.opened_at + BOT_DELAY, since + GRACE)
 
     def _stand_in_move(self, game: GameState, seat: int) -> str:
         """The move a bot makes for a person whose phone stays gone (the bot the game's manifest names)."""
@@ -478,10 +478,10 @@ class Turns(Decisions):
         table = self.table
         person = table.person_at_seat(seat)
         if person is None or person.status == Status.GONE:
-            return table.opened_at
+            return table.moment.opened_at
         if person.is_bot or person.id in table.runtime.connected:
             return None
-        return max(table.opened_at, table.runtime.since.get(person.id, table.opened_at))
+        return max(table.moment.opened_at, table.runtime.since.get(person.id, table.moment.opened_at))
 
 
 __all__ = ["BOT_DELAY", "GRACE", "MAX_CHANGES", "MISSED_TURNS", "TURN_GRACE", "Decisions", "Simultaneous", "Turns"]

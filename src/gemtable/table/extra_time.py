@@ -43,8 +43,8 @@ def open_clocks(self: Table, at: float) -> None:
     of the seats to act whose person has extra time."""
     play = self.play
     play.overtime, play.factors, play.locked = {}, {}, False
-    game = self.game
-    if game is None or self.phase != PLAYING or not self.settings.turn_clock:
+    game = self.play.game
+    if game is None or self.moment.phase != PLAYING or not self.settings.turn_clock:
         return
     factors = {p.seat: p.extra_time for p in self.people.values() if p.extra_time != 1 and p.status != Status.GONE}
     for seat in sorted(game.to_act()):
@@ -62,7 +62,7 @@ def time_up(self: Table, seat: int | None, now: float) -> bool:
         return own is not None and now >= own
     if play.locked:
         return True
-    return self.deadline is not None and now >= self.deadline
+    return self.moment.deadline is not None and now >= self.moment.deadline
 
 
 def own_clock_end(self: Table) -> float | None:
@@ -76,7 +76,7 @@ def own_clock_end(self: Table) -> float | None:
 def on_overtime(self: Table, e: Event) -> None:
     """The table's clock ended while someone with extra time was still choosing: the others' silence is locked."""
     self.play.locked = True
-    self.deadline = None
+    self.moment.deadline = None
 
 
 def on_extra_time(self: Table, e: Event) -> None:
@@ -110,7 +110,7 @@ def own_view(self: Table, seat: int | None, now: float) -> tuple[bool, int | Non
     play = self.play
     if seat is None or seat not in play.overtime:
         return False, None
-    paused = self.paused
+    paused = self.hold.paused
     if paused is not None:
         rest = paused.overtime.get(seat)
         return True, None if rest is None else round(rest * 1000)

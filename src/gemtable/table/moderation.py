@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import gemtable.table.extra_time as extra
 from gemtable.bots import bot_names, bot_person_names
-from gemtable.games import find_manifest
+from gemtable.games import GameError, find_manifest
 from gemtable.table.decisions import Simultaneous, Turns
 from gemtable.table.errors import TableError
 from gemtable.table.names import name_taken
@@ -67,6 +67,30 @@ class Countdown:
     name: str
     ends: float
     seed: int
+
+
+@dataclass
+class HostRole:
+    """The host role: who holds it now, and whose it is."""
+
+    holder: int | None = None
+    """The host (None: nobody is here to take the role)."""
+    owner: int | None = None
+    """Whose the role is: the first person to join (or whom they handed it to, or the host after them when
+    they left).  A stand-in host (the role passed on while they were away) may not remove them, and the role
+    comes back to them whenever they return."""
+
+
+@dataclass
+class Hold:
+    """The table's clock held: the game paused (by the host, or by the table when nobody answered), or the
+    next game being got ready (the host asked to start: a ready check, then a countdown).  At most one of
+    ``paused`` (in a game) and ``readying``/``countdown`` (between games) is set; a game's start clears all."""
+
+    paused: Paused | None = None
+    readying: Readying | None = None
+    """The host asked to start and the table waits for everyone to be ready."""
+    countdown: Countdown | None = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +158,7 @@ def remove(self: Table, pid: int, target: object, now: float, ban: bool = False)
         raise TableError("self", "you cannot remove yourself: leave the table instead")
     if person.is_bot:
         raise TableError("is-bot", "a bot is taken out of its chair with remove_bot")
-    if person.id == self.first and self.host != self.first:
+    if person.id == self.host_role.owner and self.host_role.holder != self.host_role.owner:
         raise TableError(
             "first-host", f"{person.name} is this table's host: the role goes back to them when they return"
         )
@@ -178,7 +202,7 @@ def hand_host(self: Table, pid: int, target: object, now: float) -> None:
         return  # the host already: nothing to do
     if person.id not in self.runtime.connected:
         raise TableError("offline", f"{person.name}'s phone is not connected: hand the role to someone here")
-    owner = {"owner": True} if self.first == pid else {}
+    owner = {"owner": True} if self.host_role.owner == pid else {}
     self.emit("host", now, person=person.id, by=pid, reason="handed", **owner)
 
 
@@ -204,16 +228,16 @@ def pause(self: Table, pid: int, now: float) -> None:
     host_only(self, pid)
     if not self.in_game():
         raise TableError("no-game", "there is no game to pause")
-    if self.paused is not None:
+    if self.hold.paused is not None:
         return
-    remaining = None if self.deadline is None else max(0.0, self.deadline - now)
+    remaining = None if self.moment.deadline is None else max(0.0, self.moment.deadline - now)
     self.emit("paused", now, by=pid, remaining=remaining)
 
 
 def resume(self: Table, pid: int, now: float) -> None:
     """The host resumes: the decision gets back the time it had left (at least :data:`RESUME_FLOOR`).  A hold
     because nobody answered (``Paused.silent``) any player lifts too: it only asks whether everyone is here."""
-    paused = self.paused
+    paused = self.hold.paused
     if paused is None or not paused.silent or not self.person(pid).has_chair:
         host_only(self, pid)
     if paused is None:
@@ -226,7 +250,7 @@ def end(self: Table, pid: int, now: float) -> None:
     """The host ends the game now: straight to the results, the scores as they stand (the record says it
     was ended early, and still replays).  Choices not yet revealed are dropped, never shown."""
     host_only(self, pid)
-    if not self.in_game() or self.game is None:
+    if not self.in_game() or self.play.game is None:
         raise TableError("no-game", "there is no game to end")
     self.emit("ended", now, by=pid)
 
@@ -236,7 +260,7 @@ def change_settings(self: Table, pid: int, changes: object, now: float) -> None:
     host_only(self, pid)
     if self.in_game():
         raise TableError("in-game", "the settings can be changed between games only")
-    if self.countdown is not None:
+    if self.hold.countdown is not None:
         raise TableError("starting", "the game is about to start: cancel the countdown first")
     settings = revised(self.settings, changes)
     if settings == self.settings:
@@ -252,18 +276,18 @@ def start(self: Table, pid: int, seed: int, now: float) -> None:
     shows (the settings' ``countdown`` seconds; the host may cancel it), then the game.  A start while
     counting down already changes nothing."""
     host_only(self, pid)
-    if self.phase not in (LOBBY, RESULTS):
+    if self.moment.phase not in (LOBBY, RESULTS):
         raise TableError("in-game", "a game is already under way")
-    if self.countdown is not None:
+    if self.hold.countdown is not None:
         return
-    self._check_ready(seed)
+    check_ready(self, seed)
     host = self.person(pid)
     if self.settings.ready_check and host.has_chair and not host.ready:
         self.emit("ready", now, person=pid, ready=True)  # (the host who starts is ready)
-    if self.readying is None and self.settings.ready_check and not_ready(self):
+    if self.hold.readying is None and self.settings.ready_check and not_ready(self):
         self.emit("ready_check", now, by=pid, seed=seed)  # each seated player says they are ready first
         return
-    count_down(self, pid, self.readying.seed if self.readying is not None else seed, now)  # (or insists)
+    count_down(self, pid, self.hold.readying.seed if self.hold.readying is not None else seed, now)  # (or insists)
 
 
 def count_down(self: Table, pid: int, seed: int, now: float) -> None:
@@ -271,7 +295,46 @@ def count_down(self: Table, pid: int, seed: int, now: float) -> None:
     if self.settings.countdown > 0:
         self.emit("countdown", now, by=pid, seed=seed, ends=now + self.settings.countdown)
         return
-    self._open_game(seed, now)
+    open_game(self, seed, now)
+
+
+def check_ready(self: Table, seed: int) -> None:
+    """Refuse, before any event, a start with too few players in chairs (not away)."""
+    ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
+    if len(ready) < self.kind.min_seats:
+        raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
+    check_first_round(self, ready, seed)
+
+
+def check_first_round(self: Table, ready: list[Person], seed: int) -> None:
+    """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
+    try:
+        trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
+        per_chair = self.manifest.seats_belong_to_chairs
+        chairs = sorted(p.chair for p in ready if p.chair is not None)
+        trial.start_round(chairs if per_chair else list(range(len(ready))))
+    except GameError as exc:
+        raise TableError("too-few", str(exc)) from None
+
+
+def open_game(self: Table, seed: int, now: float) -> None:
+    """The game begins, and its first round."""
+    self.emit("game", now, number=self.play.number + 1, seed=seed)
+    self._begin_round(now)
+
+
+def countdown_ends(self: Table, now: float) -> None:
+    """The clock's part of a start: the countdown ends, and the game begins if enough players are still
+    seated (or, with too few, the start is cancelled)."""
+    countdown = self.hold.countdown
+    if countdown is None or now < countdown.ends:
+        return
+    try:
+        check_ready(self, countdown.seed)
+    except TableError:
+        self.emit("cancelled", now, reason="too-few")
+        return
+    open_game(self, countdown.seed, now)
 
 
 def not_ready(self: Table) -> list[Person]:
@@ -290,7 +353,7 @@ def ready(self: Table, pid: int, is_ready: object, now: float) -> None:
         raise TableError("bad-request", "ready must be true or false")
     if not person.has_chair or person.is_bot:
         raise TableError("no-chair", "only a player in a chair says whether they are ready")
-    if self.phase not in (LOBBY, RESULTS):
+    if self.moment.phase not in (LOBBY, RESULTS):
         raise TableError("in-game", "a game is already under way")
     if person.ready != is_ready:
         self.emit("ready", now, person=pid, ready=is_ready)
@@ -299,11 +362,11 @@ def ready(self: Table, pid: int, is_ready: object, now: float) -> None:
 def ready_now(self: Table, now: float) -> None:
     """The clock's part of a ready check: once every seated player is ready, the countdown the host asked for
     begins (or, with too few players left, the start is cancelled)."""
-    readying = self.readying
-    if readying is None or self.countdown is not None or not_ready(self):
+    readying = self.hold.readying
+    if readying is None or self.hold.countdown is not None or not_ready(self):
         return
     try:
-        self._check_ready(readying.seed)
+        check_ready(self, readying.seed)
     except TableError:
         self.emit("cancelled", now, reason="too-few")
         return
@@ -314,22 +377,28 @@ def cancel_start(self: Table, pid: int, now: float) -> None:
     """The host cancels the countdown to a game, or the ready check before it (nothing to cancel: nothing
     changes)."""
     host_only(self, pid)
-    if self.countdown is None and self.readying is None:
+    if self.hold.countdown is None and self.hold.readying is None:
         return
     self.emit("cancelled", now, by=pid, reason="host")
 
 
 def host_only(self: Table, pid: int) -> None:
     person = self.person(pid)
-    if self.host != person.id:
+    if self.host_role.holder != person.id:
         raise TableError("not-host", "only the host can do that")
 
 
 def on_host(self: Table, e: Event) -> None:
-    self.host = e["person"]
+    self.host_role.holder = e["person"]
     if e.get("owner"):
-        self.first = e["person"]
-    self.tell("host", person=self.host, name=self._name(self.host), reason=e.get("reason"), by=self._name(e.get("by")))
+        self.host_role.owner = e["person"]
+    self.tell(
+        "host",
+        person=self.host_role.holder,
+        name=self._name(self.host_role.holder),
+        reason=e.get("reason"),
+        by=self._name(e.get("by")),
+    )
 
 
 def on_banned(self: Table, e: Event) -> None:
@@ -349,22 +418,24 @@ def on_paused(self: Table, e: Event) -> None:
     by = int(e.get("by", 0))
     name = self._name(by) or ""
     left = extra.pause_clocks(self, e["at"], whole=silent)
-    self.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent, left)
-    self.deadline = None
+    self.hold.paused = Paused(by, name, e["at"], None if remaining is None else float(remaining), silent, left)
+    self.moment.deadline = None
     if silent:
-        self.play.held = self.decision
+        self.play.held = self.moment.decision
         self.tell("silent")
     else:
         self.tell("paused", by=name)
 
 
 def on_resumed(self: Table, e: Event) -> None:
-    paused = self.paused
-    self.paused = None
+    paused = self.hold.paused
+    self.hold.paused = None
     at = e["at"]
-    self.opened_at = at  # bots and graces count again from here
+    self.moment.opened_at = at  # bots and graces count again from here
     if paused is not None and paused.remaining is not None:  # (the beat's rest needs no floor: nobody decides)
-        self.deadline = at + (paused.remaining if self.phase == REVEAL else max(paused.remaining, RESUME_FLOOR))
+        self.moment.deadline = at + (
+            paused.remaining if self.moment.phase == REVEAL else max(paused.remaining, RESUME_FLOOR)
+        )
     if paused is not None:
         extra.resume_clocks(self, paused.overtime, at, RESUME_FLOOR)
     self.tell("resumed", by=self._name(e.get("by")))
@@ -372,7 +443,7 @@ def on_resumed(self: Table, e: Event) -> None:
 
 def on_ready_check(self: Table, e: Event) -> None:
     name = self._name(e["by"]) or ""
-    self.readying = Readying(e["by"], name, int(e["seed"]))
+    self.hold.readying = Readying(e["by"], name, int(e["seed"]))
     self.tell("ready_check", by=name)
 
 
@@ -381,15 +452,15 @@ def on_ready(self: Table, e: Event) -> None:
 
 
 def on_countdown(self: Table, e: Event) -> None:
-    self.readying = None
+    self.hold.readying = None
     name = self._name(e["by"]) or ""
-    self.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
+    self.hold.countdown = Countdown(e["by"], name, float(e["ends"]), int(e["seed"]))
     self.tell("countdown", by=name)
 
 
 def on_cancelled(self: Table, e: Event) -> None:
-    self.readying = None
-    self.countdown = None
+    self.hold.readying = None
+    self.hold.countdown = None
     self.tell("cancelled", by=self._name(e.get("by")), reason=e.get("reason"))
 
 
@@ -399,12 +470,10 @@ def switch_game(self: Table) -> None:
     (each game has its own), and people beyond the new game's chairs watch, queueing in the order they came;
     everyone keeps their look."""
     self.manifest = find_manifest(self.settings.game)
-    self.kind = self.manifest.game
     self.decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
-    self.game = None
-    self.phase = LOBBY
-    self.deadline = None
-    self.play = Play(self.play.number)
+    self.moment.phase = LOBBY
+    self.moment.deadline = None
+    self.play = Play(self.play.number)  # (no game in play)
     for person in self.people.values():
         person.seat = None
         person.missed = 0
@@ -425,7 +494,7 @@ def on_settings(self: Table, e: Event) -> None:
 
 
 def on_ended(self: Table, e: Event) -> None:
-    game = self.game
+    game = self.play.game
     assert game is not None
     name = self._name(e.get("by"))
     self.play.ended = {"by": name, "move": self.play.moves_made + 1}
@@ -433,5 +502,5 @@ def on_ended(self: Table, e: Event) -> None:
     game.end()
     self.play.pending = {}
     self.play.changes = {}
-    self.paused = None
+    self.hold.paused = None
     self._after_move(e["at"])

@@ -1,18 +1,18 @@
 """The game in play at a table: what the table keeps about it besides the game's own state.
 
 Everything here belongs to one game: a new ``game`` event replaces it whole
-(``Play(number, seed)``), so nothing of the last game's decisions leaks into the
-next one.  The game's own state (the cards, the board) is ``Table.game``; this is
-the table's side of it: the secret choices not yet revealed, who the clock or a
-dead phone moved, the rounds and moves counted for the notices, and the bots that
-stood in for someone.
+(``Play(number, seed, game)``), so nothing of the last game's decisions leaks into the
+next one.  ``game`` is the game's own state (the cards, the board: its rules'
+side); the rest is the table's side of it: the secret choices not yet revealed,
+who the clock or a dead phone moved, the rounds and moves counted for the
+notices, and the bots that stood in for someone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gemtable.games.api import JSON
+from gemtable.games.api import JSON, GameState
 
 
 @dataclass(slots=True)
@@ -20,6 +20,8 @@ class Play:
     number: int = 0
     """The game's number at its table (0: none played yet)."""
     seed: int = 0
+    game: GameState | None = None
+    """The game's own state, by its rules (None: none played yet, or none since the table switched games)."""
     pending: dict[int, str] = field(default_factory=dict)
     """Choices made and not yet revealed, by seat: the table's one secret."""
     changes: dict[int, int] = field(default_factory=dict)
@@ -44,7 +46,7 @@ class Play:
     """The last decision held because nobody answered it (``Settings.hold_silent``: one hold per decision)."""
     overtime: dict[int, float | None] = field(default_factory=dict)
     """The open decision's own deadlines of the seats whose person has extra time (``extra_time.py``), by seat
-    (None: no clock for them; while paused, None for all: their time left is in ``Table.paused``)."""
+    (None: no clock for them; while paused, None for all: their time left is in ``Table.hold.paused``)."""
     factors: dict[int, int] = field(default_factory=dict)
     """Those seats' factors when the decision opened (a hold that gives the decision its whole clock again gives
     them theirs)."""

@@ -57,7 +57,7 @@ def leave(self: Table, pid: int, now: float) -> None:
     if person.status == Status.GONE:
         raise TableError("gone", "you have already left this table")
     self.decisions.silence(person, now)
-    if self.host == pid:
+    if self.host_role.holder == pid:
         successor = self._successor(pid)
         if successor is not None:
             self.emit("host", now, person=successor.id, reason="left")
@@ -78,7 +78,12 @@ def connect(self: Table, pid: int, now: float) -> None:
     if person is not None and person.status == Status.AWAY:
         self.emit("back", now, person=pid)
         self._fill_chairs(now)
-    if person is not None and pid == self.first and self.host != pid and person.status != Status.GONE:
+    if (
+        person is not None
+        and pid == self.host_role.owner
+        and self.host_role.holder != pid
+        and person.status != Status.GONE
+    ):
         self.emit("host", now, person=pid, reason="back")  # the role's owner is the host whenever here
 
 
@@ -113,7 +118,7 @@ def absent_give_way(self: Table, now: float) -> None:
 
 
 def mark_away(self: Table, now: float) -> None:
-    if self.game is None or self.phase != PAUSE:
+    if self.play.game is None or self.moment.phase != PAUSE:
         return
     rt = self.runtime
     for person in list(self.people.values()):
@@ -150,7 +155,7 @@ def bot_gives_way(self: Table, watcher: Person, now: float) -> bool:
 
 
 def assign_seats(self: Table, roster: list[Person]) -> dict[int, int]:
-    game = self.game
+    game = self.play.game
     assert game is not None
     used = {p.seat for p in self.people.values() if p.seat is not None}
     assign: dict[int, int] = {}
@@ -210,11 +215,11 @@ def successor(self: Table, pid: int | None) -> Person | None:
 
 def absent_host(self: Table, now: float) -> None:
     """A host whose phone has been gone for the grace hands the role to someone connected."""
-    host = self.people.get(self.host) if self.host is not None else None
+    host = self.people.get(self.host_role.holder) if self.host_role.holder is not None else None
     since = self.absent_since(host) if host is not None else None
     if since is None or now < since + self.settings.absent_grace:
         return
-    successor = self._successor(self.host)
+    successor = self._successor(self.host_role.holder)
     if successor is not None:
         self.emit("host", now, person=successor.id)
 
@@ -227,15 +232,15 @@ def pass_host(self: Table, pid: int) -> None:
     ]
     others.sort(key=lambda p: (p.status not in (Status.SEATED, Status.WAITING), p.joined_at, p.id))
     if others:
-        self.host = others[0].id
+        self.host_role.holder = others[0].id
     elif self.people[pid].status == Status.GONE:
-        self.host = None
+        self.host_role.holder = None
 
 
 def take_chair_seat(self: Table, person: Person) -> None:
     """In a game whose seats belong to chairs (Booty Hunter's colours), someone sitting down
     mid-game plays on with the chair's seat at once: there is no next round to wait for."""
-    game = self.game
+    game = self.play.game
     if not self.in_game() or game is None or game.needs_roster():
         return
     if not self.manifest.seats_belong_to_chairs or person.chair is None:
@@ -260,10 +265,10 @@ def on_joined(self: Table, e: Event) -> None:
         pid, e["name"], e["token"], Status.WATCHING, joined_at=e["at"], origin=str(e.get("origin", ""))
     )
     self.last_id = max(self.last_id, pid)
-    if self.host is None:
-        self.host = pid
-    if self.first is None:
-        self.first = pid
+    if self.host_role.holder is None:
+        self.host_role.holder = pid
+    if self.host_role.owner is None:
+        self.host_role.owner = pid
 
 
 def on_bot(self: Table, e: Event) -> None:
@@ -325,10 +330,10 @@ def on_left(self: Table, e: Event) -> None:
     person.extra_time = 1  # (more time is the host's word for someone here: gone, it goes)
     person.left_move = self.play.moves_made + 1 if self.in_game() else None
     person.left_round = self.play.rounds if self.in_game() else None
-    if self.host == person.id:
+    if self.host_role.holder == person.id:
         self._pass_host(person.id)  # (logs written before the "host" event came first)
-    if self.first == person.id:  # the role's owner left for good: it is the new host's now
-        self.first = self.host if self.host != person.id else None
+    if self.host_role.owner == person.id:  # the role's owner left for good: it is the new host's now
+        self.host_role.owner = self.host_role.holder if self.host_role.holder != person.id else None
     if person.seat is None:
         del self.people[person.id]  # a watcher (or a bot) who never played this game: forgotten
 

@@ -45,8 +45,8 @@ import gemtable.table.audience as audience
 import gemtable.table.extra_time as extra
 import gemtable.table.moderation as moderation
 import gemtable.table.seating as seating
-from gemtable.games import GameError, GameState, find_manifest
-from gemtable.games.api import JSON, beats
+from gemtable.games import find_manifest
+from gemtable.games.api import JSON, Game, beats
 from gemtable.table.decisions import BOT_DELAY as BOT_DELAY
 from gemtable.table.decisions import GRACE as GRACE
 from gemtable.table.decisions import MAX_CHANGES as MAX_CHANGES
@@ -57,7 +57,7 @@ from gemtable.table.errors import TableError
 from gemtable.table.log import Event as Event
 from gemtable.table.log import Log
 from gemtable.table.moderation import RESUME_FLOOR as RESUME_FLOOR
-from gemtable.table.moderation import Countdown, Door, Paused, Readying
+from gemtable.table.moderation import Door, Hold, HostRole
 from gemtable.table.names import NAME_MAX as NAME_MAX
 from gemtable.table.names import clean_name
 from gemtable.table.news import News, Notice
@@ -67,6 +67,7 @@ from gemtable.table.phases import PAUSE as PAUSE
 from gemtable.table.phases import PLAYING as PLAYING
 from gemtable.table.phases import RESULTS as RESULTS
 from gemtable.table.phases import REVEAL as REVEAL
+from gemtable.table.phases import Moment
 from gemtable.table.play import Play
 from gemtable.table.seating import MAX_WATCHERS as MAX_WATCHERS
 from gemtable.table.seating import REMOVED_KEPT as REMOVED_KEPT
@@ -94,31 +95,19 @@ class Table:
         self.code = code
         self.settings = settings
         self.manifest = find_manifest(settings.game)
-        self.kind = self.manifest.game
         self.decisions: Decisions = Simultaneous(self) if self.manifest.simultaneous else Turns(self)
         """How its game decides, asked everything that differs between simultaneous and turn-based games."""
-        self.created_at = created_at
         self.people: dict[int, Person] = {}
-        self.host: int | None = None
-        self.first: int | None = None
-        """Whose the host role is: the first person to join (or whom they handed it to, or the host after
-        them when they left).  A stand-in host (the role passed on while they were away) may not remove them,
-        and the role comes back to them whenever they return."""
+        self.host_role = HostRole()
+        """Who is host, and whose the role is (``moderation.py``)."""
         self.last_id = 0
         """The highest person id given so far (people who left may be forgotten; ids are never reused)."""
-        self.phase = LOBBY
-        self.game: GameState | None = None
+        self.moment = Moment(LOBBY, created_at)
+        """Where the table is: its phase, since when, until when, which decision (``phases.py``)."""
         self.play = Play()
-        """The game in play (or the last one played): the table's side of it (``play.py``)."""
-        self.deadline: float | None = None
-        self.opened_at = created_at
-        """When the current decision (or pause) began."""
-        self.decision = 0
-        """Counts the decisions opened so far, so that a late answer to an old one is told apart."""
-        self.paused: Paused | None = None
-        self.countdown: Countdown | None = None
-        self.readying: Readying | None = None
-        """The host asked to start and the table waits for everyone to be ready (``moderation.py``)."""
+        """The game in play (or the last one played): its state, and the table's side of it (``play.py``)."""
+        self.hold = Hold()
+        """The game paused, or the next one being readied and counted down (``moderation.py``)."""
         self.door = Door()
         """Who may not come back in: bans, and the removed (``moderation.py``)."""
         self.news = News()
@@ -127,6 +116,11 @@ class Table:
         self.log = Log()
         """The table's side of its event log (``log.py``)."""
         self.runtime = Runtime()
+
+    @property
+    def kind(self) -> type[Game]:
+        """The game this table plays (its manifest's)."""
+        return self.manifest.game
 
     # --- building ------------------------------------------------------------------------
 
@@ -192,7 +186,7 @@ class Table:
         return sorted(waiting, key=lambda p: (p.joined_at, p.id))
 
     def in_game(self) -> bool:
-        return self.phase in (PLAYING, REVEAL, PAUSE)
+        return self.moment.phase in (PLAYING, REVEAL, PAUSE)
 
     def person_at_seat(self, seat: int) -> Person | None:
         for person in self.people.values():
@@ -242,26 +236,6 @@ class Table:
     cancel_start = moderation.cancel_start
     ready = moderation.ready
 
-    def _check_ready(self, seed: int) -> None:
-        ready = [p for p in self.people.values() if p.has_chair and p.status != Status.AWAY]
-        if len(ready) < self.kind.min_seats:
-            raise TableError("too-few", f"at least {self.kind.min_seats} players are needed")
-        self._check_first_round(ready, seed)
-
-    def _open_game(self, seed: int, now: float) -> None:
-        self.emit("game", now, number=self.play.number + 1, seed=seed)
-        self._begin_round(now)
-
-    def _check_first_round(self, ready: list[Person], seed: int) -> None:
-        """Refuse, before any event, a start the game itself would refuse (its rules may need more players)."""
-        try:
-            trial = self.kind.new(self.settings.rules, self.kind.seats_per_game, seed, self.settings.script)
-            per_chair = self.manifest.seats_belong_to_chairs
-            chairs = sorted(p.chair for p in ready if p.chair is not None)
-            trial.start_round(chairs if per_chair else list(range(len(ready))))
-        except GameError as exc:
-            raise TableError("too-few", str(exc)) from None
-
     def choose(self, pid: int, move: str, now: float, decision: int | None = None) -> None:
         """A player's move; in a simultaneous game it stays secret, and changeable, until the reveal.
 
@@ -269,15 +243,15 @@ class Table:
         for an earlier one arrives too late and is refused rather than applied
         to the current one."""
         person = self.person(pid)
-        game = self.game
-        if self.phase == REVEAL:  # (its decision number is still the one just revealed)
+        game = self.play.game
+        if self.moment.phase == REVEAL:  # (its decision number is still the one just revealed)
             raise TableError("stale", "too late: that decision has been revealed")
-        if game is None or self.phase != PLAYING:
+        if game is None or self.moment.phase != PLAYING:
             raise TableError("no-decision", "there is nothing to decide right now")
-        silent_hold = self.paused is not None and self.paused.silent
-        if self.paused is not None and not silent_hold and not self.decisions.chooses_while_paused:
+        silent_hold = self.hold.paused is not None and self.hold.paused.silent
+        if self.hold.paused is not None and not silent_hold and not self.decisions.chooses_while_paused:
             raise TableError("paused", "the game is paused: wait for the host to resume it")
-        if decision is not None and decision != self.decision:
+        if decision is not None and decision != self.moment.decision:
             raise TableError("stale", "too late: that decision has already been revealed")
         seat = person.seat
         if extra.time_up(self, seat, now):  # (the clock has not caught up yet, but it will; or it ended for them)
@@ -308,14 +282,14 @@ class Table:
     def next_wakeup(self) -> float | None:
         """When ``tick`` must run next, if nothing else happens first (paused: only for an absent host)."""
         times: list[float] = self._absence_wakeups()
-        if self.paused is not None:
+        if self.hold.paused is not None:
             return min(times) if times else None
-        if self.countdown is not None:
-            times.append(self.countdown.ends)
-        if self.deadline is not None:
-            times.append(self.deadline)
-        game = self.game
-        if self.phase == PLAYING and game is not None:
+        if self.hold.countdown is not None:
+            times.append(self.hold.countdown.ends)
+        if self.moment.deadline is not None:
+            times.append(self.moment.deadline)
+        game = self.play.game
+        if self.moment.phase == PLAYING and game is not None:
             to_act = game.to_act()
             at_seat: dict[int, Person] = {}  # (run after every command: one pass over the people, not one a seat)
             for someone in self.people.values():
@@ -329,7 +303,7 @@ class Table:
                 if not person.is_bot:
                     inside.append(person)
                 elif seat not in self.play.pending:
-                    times.append(self.opened_at + self.decisions.bot_wait)
+                    times.append(self.moment.opened_at + self.decisions.bot_wait)
             times.extend(self.decisions.wakeups(game, inside))
         return min(times) if times else None
 
@@ -337,12 +311,12 @@ class Table:
         """When an absent host hands over, or an absent player's chair goes to a watcher (not yet done)."""
         rt = self.runtime
         times: list[float] = []
-        host = self.people.get(self.host) if self.host is not None else None
+        host = self.people.get(self.host_role.holder) if self.host_role.holder is not None else None
         since = self.absent_since(host) if host is not None else None
-        if since is not None and self._successor(self.host) is not None:
+        if since is not None and self._successor(self.host_role.holder) is not None:
             times.append(since + self.settings.absent_grace)
         if (
-            self.phase in (LOBBY, RESULTS)
+            self.moment.phase in (LOBBY, RESULTS)
             and self._free_chair() is None
             and any(w.id in rt.connected for w in self.queue())
         ):
@@ -365,61 +339,49 @@ class Table:
 
     def deciding(self, paused_too: bool = False) -> bool:
         """Whether a decision of the game is open (and, unless ``paused_too``, the table not paused)."""
-        return self.phase == PLAYING and (paused_too or self.paused is None)
+        return self.moment.phase == PLAYING and (paused_too or self.hold.paused is None)
 
     # --- the rules of the table -----------------------------------------------------------
 
     def _tick_once(self, now: float) -> None:
         self._absent_host(now)
-        if self.phase in (LOBBY, RESULTS):
+        if self.moment.phase in (LOBBY, RESULTS):
             self._absent_give_way(now)
             moderation.ready_now(self, now)
-            self._count_down(now)
+            moderation.countdown_ends(self, now)
             return
-        if self.paused is not None:
+        if self.hold.paused is not None:
             return
-        game = self.game
-        if self.phase == REVEAL:
-            if self.deadline is None or now >= self.deadline:
+        game = self.play.game
+        if self.moment.phase == REVEAL:
+            if self.moment.deadline is None or now >= self.moment.deadline:
                 self.emit("went_on", now)
             return
-        if self.phase == PAUSE and self.deadline is not None and now >= self.deadline:
+        if self.moment.phase == PAUSE and self.moment.deadline is not None and now >= self.moment.deadline:
             self._begin_round(now)
             return
-        if self.phase == PAUSE and self.deadline is None:
+        if self.moment.phase == PAUSE and self.moment.deadline is None:
             self._begin_round(now)  # waiting for someone to come back
             return
-        if self.phase != PLAYING or game is None:
+        if self.moment.phase != PLAYING or game is None:
             return
         self.decisions.bots_move(game, now)
-        if self.phase != PLAYING:
+        if self.moment.phase != PLAYING:
             return
         self.decisions.tick(game, now)
-
-    def _count_down(self, now: float) -> None:
-        """The start's countdown ends: the game begins, if enough players are still seated."""
-        countdown = self.countdown
-        if countdown is None or now < countdown.ends:
-            return
-        try:
-            self._check_ready(countdown.seed)
-        except TableError:
-            self.emit("cancelled", now, reason="too-few")
-            return
-        self._open_game(countdown.seed, now)
 
     def bot_random(self, seat: int) -> random.Random:
         """A bot's dice for the decision open now, drawn from the log (game seed, decision, seat),
         so that a table rebuilt from its events has bots that do what the original's would have."""
-        return random.Random(f"{self.code}/{self.play.seed}/{self.decision}/{seat}")
+        return random.Random(f"{self.code}/{self.play.seed}/{self.moment.decision}/{seat}")
 
     def _begin_round(self, now: float) -> None:
         self._mark_away(now)
         self._bots_give_way(now)
         roster = [p for p in self.people.values() if p.has_chair and p.status in (Status.SEATED, Status.WAITING)]
-        assign = self._assign_seats(roster) if roster and self.game is not None else {}
+        assign = self._assign_seats(roster) if roster and self.play.game is not None else {}
         if not assign:  # nobody who can walk in (or no seat of this game left for anyone who could)
-            if self.phase != PAUSE or self.deadline is not None:
+            if self.moment.phase != PAUSE or self.moment.deadline is not None:
                 self.emit("stalled", now)
             return
         self.emit("round", now, seats={str(pid): seat for pid, seat in sorted(assign.items())})
@@ -442,7 +404,7 @@ class Table:
         # same with or without them)
         notice: Notice = {"id": self.log.events + 1 - self.audience.heard, "kind": kind}
         notice.update((key, value) for key, value in fields.items() if value is not None)
-        in_game = self.in_game() and self.game is not None
+        in_game = self.in_game() and self.play.game is not None
         if in_game:
             notice.update(game=self.play.number, round=self.play.rounds, move=self.play.moves_made + 1)
         self.news.add(notice, in_game)
@@ -452,20 +414,18 @@ class Table:
         return person.name if person is not None else None
 
     def _on_stalled(self, e: Event) -> None:
-        self.phase = PAUSE
-        self.deadline = None
+        self.moment.phase = PAUSE
+        self.moment.deadline = None
 
     def _on_game(self, e: Event) -> None:
-        self.play = Play(e["number"], e["seed"])
-        self.game = self.kind.new(self.settings.rules, self.kind.seats_per_game, self.play.seed, self.settings.script)
-        if self.settings.beat > 0 and (holds := beats(self.game)) is not None:
+        game = self.kind.new(self.settings.rules, self.kind.seats_per_game, e["seed"], self.settings.script)
+        self.play = Play(e["number"], e["seed"], game)
+        if self.settings.beat > 0 and (holds := beats(game)) is not None:
             holds.hold_reveals()
-        self.countdown = None
-        self.paused = None
+        self.hold = Hold()
         self.news.new_game()
         for pid in [pid for pid, p in self.people.items() if p.status == Status.GONE]:
             del self.people[pid]  # their names are in the records of the games they played
-        self.readying = None
         for person in self.people.values():
             person.seat = None
             person.missed = 0
@@ -473,7 +433,7 @@ class Table:
             person.ready = False
 
     def _on_round(self, e: Event) -> None:
-        game = self.game
+        game = self.play.game
         assert game is not None
         seats = {int(pid): seat for pid, seat in e["seats"].items()}
         for pid, seat in seats.items():
@@ -499,7 +459,7 @@ class Table:
         self.play.last_choice = e["at"]
 
     def _on_moves(self, e: Event) -> None:
-        game = self.game
+        game = self.play.game
         assert game is not None
         moves = {int(seat): move for seat, move in e["moves"].items()}
         self.play.revealed([int(seat) for seat in e.get("timed_out", ())], [int(seat) for seat in e.get("offline", ())])
@@ -507,14 +467,14 @@ class Table:
         game.apply_joint(moves)
         self.play.moves_made += 1
         if (holds := beats(game)) is not None and holds.held():  # every screen shows the reveal, for the beat
-            self.phase = REVEAL
-            self.opened_at = e["at"]
-            self.deadline = e["at"] + self.settings.beat
+            self.moment.phase = REVEAL
+            self.moment.opened_at = e["at"]
+            self.moment.deadline = e["at"] + self.settings.beat
             return
         self._after_move(e["at"])
 
     def _on_went_on(self, e: Event) -> None:
-        holds = beats(self.game)
+        holds = beats(self.play.game)
         assert holds is not None
         holds.go_on()
         self._after_move(e["at"])
@@ -552,13 +512,13 @@ class Table:
     """Every event type and the handler that applies it."""
 
     def _after_move(self, at: float) -> None:
-        game = self.game
+        game = self.play.game
         assert game is not None
-        self.opened_at = at
-        self.decision += 1
+        self.moment.opened_at = at
+        self.moment.decision += 1
         if game.is_over():
-            self.phase = RESULTS
-            self.deadline = None
+            self.moment.phase = RESULTS
+            self.moment.deadline = None
             self.log.records[self.play.number] = self.game_record()
             self.log.finished.append(self.play.number)
             self.log.prunable.extend(self.play.choices_logged)
@@ -567,17 +527,17 @@ class Table:
                 if person.has_chair and person.status in (Status.WAITING,):
                     person.status = Status.SEATED
         elif game.needs_roster():
-            self.phase = PAUSE
-            self.deadline = at + self.settings.pause
+            self.moment.phase = PAUSE
+            self.moment.deadline = at + self.settings.pause
         else:
-            self.phase = PLAYING
-            self.deadline = at + self.settings.seconds if self.settings.turn_clock else None
+            self.moment.phase = PLAYING
+            self.moment.deadline = at + self.settings.seconds if self.settings.turn_clock else None
         extra.open_clocks(self, at)  # (each own clock of the people with extra time; none out of a decision)
 
     def game_record(self) -> JSON:
         """The finished (or current) game's record, with the names of its seats."""
-        assert self.game is not None
-        record = self.game.record().to_json()
+        assert self.play.game is not None
+        record = self.play.game.record().to_json()
         names = {}
         for person in self.people.values():
             if person.seat is not None:
@@ -600,8 +560,8 @@ class Table:
         }
         if self.play.ended is not None:
             record["ended"] = dict(self.play.ended)
-        if self.game.is_over():
-            record["final"] = self.game.view(None).to_json()  # what everyone saw at the end
+        if self.play.game.is_over():
+            record["final"] = self.play.game.view(None).to_json()  # what everyone saw at the end
         return record
 
 

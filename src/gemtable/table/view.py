@@ -61,8 +61,8 @@ away); ``queue_length`` and ``unlisted`` count the rest, so that a view stays sm
 def table_view(table: Table, pid: int | None, now: float) -> JSON:
     """The whole state as ``pid`` may see it (``None``: a spectator or the TV)."""
     me, seat = _viewer(table, pid)
-    game = table.game
-    to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+    game = table.play.game
+    to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
     return {
@@ -82,8 +82,8 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     change; a game's view once per seat.  A viewer's bytes are spliced from the shared head and listing,
     its own ``me``, its seat's state and the shared tail, in :func:`table_view`'s order of keys: each
     result decodes to the same JSON as ``table_view(table, viewer, now)``."""
-    game = table.game
-    to_act = game.to_act() if game is not None and table.phase == "playing" else frozenset()
+    game = table.play.game
+    to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
     head = _head(table, now)
     head["settings"] = _settings_raw(table.settings)
@@ -145,7 +145,7 @@ def choices_only(
     """What a change shows, if it was made only of secret choices (``chose`` events, the pending choices
     before them in ``pending_before``); None for any other change, which needs whole views.  A choice
     changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
-    if not events or table.game is None or table.phase != "playing":
+    if not events or table.play.game is None or table.moment.phase != "playing":
         return None
     seats: set[int] = set()
     for event in events:
@@ -197,17 +197,17 @@ def _settings_raw(settings: Settings) -> msgspec.Raw:
 
 
 def _head(table: Table, now: float) -> JSON:
-    paused, countdown = table.paused, table.countdown
+    paused, countdown = table.hold.paused, table.hold.countdown
     return {
         "code": table.code,
         "game": table.kind.name,
         "title": table.kind.title,
         "settings": _public_settings(table),
-        "phase": table.phase,
+        "phase": table.moment.phase,
         "game_number": table.play.number,
-        "decision": table.decision,
-        "host": table.host,
-        "host_owner": table.first,
+        "decision": table.moment.decision,
+        "host": table.host_role.holder,
+        "host_owner": table.host_role.owner,
         "remaining_ms": _remaining(table, now),
         "chairs": table.kind.max_seats,
         "paused": None
@@ -218,7 +218,9 @@ def _head(table: Table, now: float) -> JSON:
             "remaining_ms": None if paused.remaining is None else round(paused.remaining * 1000),
             "silent": paused.silent,
         },
-        "readying": None if table.readying is None else {"by": table.readying.by, "name": table.readying.name},
+        "readying": None
+        if table.hold.readying is None
+        else {"by": table.hold.readying.by, "name": table.hold.readying.name},
         "countdown": None
         if countdown is None
         else {"by": countdown.by, "name": countdown.name, "remaining_ms": _ms(countdown.ends - now)},
@@ -242,9 +244,9 @@ def _own_clock(table: Table, seat: int | None, head: JSON, now: float) -> JSON:
 def _remaining(table: Table, now: float) -> int | None:
     """The table's clock (ms): 0 once it ended for everyone without extra time while the decision waits for
     someone with it (nothing says who has it, nor how much: ``extra_time.py``)."""
-    if table.deadline is None:
-        return 0 if table.play.locked and table.paused is None else None  # (paused: the clock stands)
-    return max(0, round((table.deadline - now) * 1000))
+    if table.moment.deadline is None:
+        return 0 if table.play.locked and table.hold.paused is None else None  # (paused: the clock stands)
+    return max(0, round((table.moment.deadline - now) * 1000))
 
 
 def _ms(seconds: float) -> int:
@@ -314,14 +316,16 @@ def _me(
             "status": me.status.value,
             "chair": me.chair,
             "seat": seat,
-            "host": table.host == me.id,
+            "host": table.host_role.holder == me.id,
             "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
             "choice": table.play.pending.get(seat) if seat is not None else None,
             "moves": _moves(table, seat, to_act),
-            "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if table.host == me.id else [],
+            "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()]
+            if table.host_role.holder == me.id
+            else [],
             "news": news[me.id] if news is not None else table.news.about(me.id),
             "more_time": _more_time(table, me, seat),
-            "extra_time": _extra_times(table) if table.host == me.id else {},
+            "extra_time": _extra_times(table) if table.host_role.holder == me.id else {},
             "audience": audience.own_view(table, me),
         }
     )
@@ -330,7 +334,7 @@ def _me(
 def _moves(table: Table, seat: int | None, to_act: frozenset[int]) -> list[str]:
     """The moves the viewer can make now: none once their time is up while the decision waits for someone with
     extra time (``Play.locked``)."""
-    game, play = table.game, table.play
+    game, play = table.play.game, table.play
     if game is None or seat is None or seat not in to_act or (play.locked and seat not in play.overtime):
         return []
     return list(game.legal_moves(seat))
@@ -353,7 +357,7 @@ def _listed(table: Table, me: Person | None) -> list[Person]:
     """Everyone with a chair or a seat of this game, the host, the viewer, and the first
     ``QUEUE_SHOWN`` of the others (the queue in its order, then the away), by id."""
     shown = {p.id for p in table.people.values() if p.chair is not None or p.seat is not None}
-    shown |= {pid for pid in (table.host, me.id if me is not None else None) if pid is not None}
+    shown |= {pid for pid in (table.host_role.holder, me.id if me is not None else None) if pid is not None}
     rest = [*table.queue(), *(p for p in table.people.values() if p.status == Status.AWAY and p.chair is None)]
     shown |= {p.id for p in rest[:QUEUE_SHOWN]}
     return [table.people[pid] for pid in sorted(shown) if pid in table.people]
