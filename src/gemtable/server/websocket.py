@@ -44,7 +44,7 @@ from __future__ import annotations
 import asyncio
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -151,29 +151,18 @@ def text_frame_header(length: int) -> bytes:
     return struct.pack("!BBQ", 0x81, 127, length)
 
 
-class Inbox:
-    """What uvicorn's protocol needs of its ``asyncio.Queue`` of messages for the app (``put_nowait``, ``get``,
-    ``qsize``, ``empty``), in about 150 bytes instead of about 3 KB: an ``asyncio.Queue`` is three deques and an
-    ``Event`` with a fourth, each deque ~760 bytes even when empty, for a queue that is read by one task and
-    holds at most :data:`READ_AHEAD` messages (so a list, and a future only while someone waits)."""
+class _Waiters:
+    """The futures of the tasks waiting for a change (:class:`Inbox`, :class:`Flag`): none kept while nobody
+    waits, a list only while someone does."""
 
-    __slots__ = ("items", "waiters")
+    __slots__ = ("waiters",)
 
     def __init__(self) -> None:
-        self.items: list[Any] = []
         self.waiters: list[asyncio.Future[None]] | None = None
 
-    def put_nowait(self, item: Any) -> None:
-        self.items.append(item)
-        waiters = self.waiters
-        if waiters:
-            self.waiters = None
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
-
-    async def get(self) -> Any:
-        while not self.items:
+    async def until(self, ready: Callable[[], object]) -> None:
+        """Wait until ``ready()`` (asked again after every :meth:`wake`)."""
+        while not ready():
             waiter = asyncio.get_running_loop().create_future()
             if self.waiters is None:
                 self.waiters = []
@@ -183,6 +172,34 @@ class Inbox:
             finally:
                 if self.waiters is not None and waiter in self.waiters:
                     self.waiters.remove(waiter)
+
+    def wake(self) -> None:
+        waiters, self.waiters = self.waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+
+class Inbox(_Waiters):
+    """What uvicorn's protocol needs of its ``asyncio.Queue`` of messages for the app (``put_nowait``, ``get``,
+    ``qsize``, ``empty``), in about 150 bytes instead of about 3 KB: an ``asyncio.Queue`` is three deques and an
+    ``Event`` with a fourth, each deque ~760 bytes even when empty, for a queue that is read by one task and
+    holds at most :data:`READ_AHEAD` messages (so a list, and a future only while someone waits)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[Any] = []
+
+    def put_nowait(self, item: Any) -> None:
+        self.items.append(item)
+        if self.waiters:
+            self.wake()
+
+    async def get(self) -> Any:
+        if not self.items:
+            await self.until(self.qsize)
         return self.items.pop(0)
 
     def qsize(self) -> int:
@@ -192,40 +209,29 @@ class Inbox:
         return not self.items
 
 
-class Flag:
+class Flag(_Waiters):
     """What uvicorn's protocol needs of its ``asyncio.Event`` ``writable`` (``set``, ``clear``, ``is_set``,
     ``wait``), without the Event's deque (~760 bytes a connection, for a flag that is almost always set)."""
 
-    __slots__ = ("value", "waiters")
+    __slots__ = ("value",)
 
     def __init__(self, value: bool) -> None:
+        super().__init__()
         self.value = value
-        self.waiters: list[asyncio.Future[None]] | None = None
 
     def is_set(self) -> bool:
         return self.value
 
     def set(self) -> None:
         self.value = True
-        waiters, self.waiters = self.waiters, None
-        for waiter in waiters or ():
-            if not waiter.done():
-                waiter.set_result(None)
+        self.wake()
 
     def clear(self) -> None:
         self.value = False
 
     async def wait(self) -> None:
-        while not self.value:
-            waiter = asyncio.get_running_loop().create_future()
-            if self.waiters is None:
-                self.waiters = []
-            self.waiters.append(waiter)
-            try:
-                await waiter
-            finally:
-                if self.waiters is not None and waiter in self.waiters:
-                    self.waiters.remove(waiter)
+        if not self.value:
+            await self.until(self.is_set)
 
 
 WRITE_NOW = "gemtable.write_now"
