@@ -124,7 +124,7 @@ def test_appends_at_the_same_moment_are_each_written_or_refused_alone(make_store
             *(a.append(code, 1, [ev(1), ev(2)], owner="node-a" if code == codes[7] else None) for code in codes),
             return_exceptions=True,
         )
-        refused = {code: type(r) for code, r in zip(codes, results, strict=True) if r is not None}
+        refused = {code: type(r) for code, r in zip(codes, results, strict=True) if isinstance(r, BaseException)}
         assert refused == {codes[3]: Conflict, codes[7]: LeaseLost}
         for code in codes:
             expected = [1] if code == codes[3] else [] if code == codes[7] else [1, 2]

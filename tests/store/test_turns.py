@@ -2,7 +2,8 @@
 
 The appends of one turn are written in one transaction, committed at the start of the next turn: until then
 another handle on the file sees none of them, then all.  Each append is still checked and refused on its
-own (a savepoint each), and anything else written commits the turn's appends first.
+own (its lease and its first number, when it is made), and anything else written or read commits the turn's
+appends first.
 """
 
 from __future__ import annotations
@@ -83,6 +84,37 @@ def test_a_refused_append_refuses_only_itself_within_its_turn(tmp_path: Path) ->
         await store.append("TAKN", 2, [ev(2)])  # the right number goes in, in the same turn
         await asyncio.sleep(0)
         assert rows(path, "GOOD") == [1, 2] and rows(path, "TAKN") == [1, 2] and rows(path, "HELD") == []
+        await store.close()
+        await other.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_number_another_handle_took_unseen_fails_the_whole_turn_and_names_its_tables(tmp_path: Path) -> None:
+    """An append is checked against what this handle knows of the table's numbers; if another handle on the file
+    wrote since (only once a lease moved), the turn's commit meets the taken number: nothing of the turn is
+    written, every table of it is named (and read back by the server), and the next append looks the number up."""
+    path = tmp_path / "turns.sqlite3"
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        turns = Turns(store)
+        await store.append("XXXX", 1, [ev(1)])
+        await asyncio.sleep(0)
+        other = SqliteStore(path)
+        await other.append("XXXX", 2, [ev(2)])  # unseen by ``store``, which last wrote number 1
+        await store.append("XXXX", 2, [ev(99)])
+        await store.append("YYYY", 1, [ev(1)])
+        await asyncio.sleep(0)
+        assert turns.said == ["opened", "saved", "opened", "lost ['XXXX', 'YYYY']"]
+        assert rows(path, "XXXX") == [1, 2] and rows(path, "YYYY") == []
+        assert [e["i"] for e in await store.load("XXXX")] == [1, 2]  # the other handle's, not the lost one
+        with pytest.raises(Conflict):
+            await store.append("XXXX", 2, [ev(99)])
+        await store.append("XXXX", 3, [ev(3)])
+        await store.append("YYYY", 1, [ev(1)])
+        await asyncio.sleep(0)
+        assert rows(path, "XXXX") == [1, 2, 3] and rows(path, "YYYY") == [1]
         await store.close()
         await other.close()
 

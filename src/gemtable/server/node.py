@@ -349,11 +349,9 @@ class Node:
         transaction, and nothing reaches a phone before it is committed: ``server/gate.py``)."""
         table = local.table
         events = table.take_outbox()
-        if written is not None and events:
-            written[0] += len(msgspec.json.encode(events))
         if events:
             try:
-                await self.store.append(table.code, local.saved + 1, events, owner=self.id)
+                size = await self.store.append(table.code, local.saved + 1, events, owner=self.id)
             except (LeaseLost, Conflict):
                 raise
             except Exception:
@@ -361,6 +359,8 @@ class Node:
                 await self._reload(local)
                 raise TableError("server-error", "the server could not save that; please try again") from None
             local.saved += len(events)
+            if written is not None:
+                written[0] += size
         if table.log.prunable:  # a game finished and is saved: its changes of mind leave the log
             numbers, table.log.prunable = table.log.prunable, []
             with contextlib.suppress(Exception):  # (kept, if the store is away: only bytes)

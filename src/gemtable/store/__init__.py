@@ -18,7 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
+
 Event = dict[str, Any]
+_encoder = msgspec.json.Encoder()
 
 
 PRUNED_TYPE = "pruned"
@@ -45,8 +48,9 @@ class LeaseLost(RuntimeError):
 class Store(Protocol):
     """An append-only log per table, its lease, and the records of finished games."""
 
-    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
-        """Append ``events``; the first gets number ``first_seq`` (numbers start at 1).
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> int:
+        """Append ``events``; the first gets number ``first_seq`` (numbers start at 1).  Returns the bytes of log
+        written (the events' JSON: what a phone's commands cost its address, ``Hub._command``).
 
         With ``owner``, only while ``owner`` holds the table's lease."""
         ...
@@ -139,7 +143,7 @@ class MemoryStore:
         self.clock = clock
         self._secret = secrets.token_bytes(SECRET_BYTES)
 
-    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> int:
         if owner is not None and self._holder(code) != owner:
             raise LeaseLost(f"table {code} is not run by {owner}")
         log = self.logs.setdefault(code, [])
@@ -148,6 +152,7 @@ class MemoryStore:
         log.extend(events)
         if events:
             self.updated[code] = float(events[-1].get("at", 0.0))
+        return sum(len(_encoder.encode(e)) for e in events)
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         return list(self.logs.get(code, [])[max(0, start - 1) :])

@@ -140,9 +140,9 @@ class RedisStore:
         self.budgets = RedisBudgets(self.redis.register_script(TAKE))
         """Per-address budgets every node takes from (``gemtable.server.limits.SharedBudgets``)."""
 
-    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> int:
         if not events:
-            return
+            return 0
         bodies = [json.dumps(e, separators=(",", ":")) for e in events]
         updated = float(events[-1].get("at", 0.0))
         result = int(
@@ -155,6 +155,7 @@ class RedisStore:
             raise LeaseLost(f"table {code} is not run by {owner}")
         if result < -1:
             raise Conflict(f"table {code}: expected event {-result - 1}, got {first_seq}")
+        return sum(len(body) for body in bodies)
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
         items = await self.redis.lrange(key(code, "log"), max(0, start - 1), -1)

@@ -6,11 +6,15 @@ a power cut could lose the last moments.  Calls are short and made on the
 event loop's thread: one transaction per command.  Leases live in the same
 file, so a fenced append checks its lease in the same transaction.
 
-The server commits once per turn of the event loop instead (:meth:`SqliteStore.commit_per_turn`): the
-first append of a turn opens a transaction, every append of that turn is written into it (each in a
-savepoint of its own, so a refused one refuses only itself), and it is committed at the start of the next
-turn, before the phones are told of any of it (``server/gate.py``).  A commit costs more than everything
-else a change does; at 2,000 tables of 8 phones that was a quarter of the server's time (issue 25).
+The server commits once per turn of the event loop instead (:meth:`SqliteStore.commit_per_turn`): an
+append of that turn is checked at once (its lease, its first number: a refused one refuses only itself) and
+kept in memory, and at the start of the next turn every append the turn kept is written in one transaction
+(one ``executemany``) and committed, before the phones are told of any of it (``server/gate.py``).  A commit
+costs more than everything else a change does (at 2,000 tables of 8 phones it was a quarter of the server's
+time, issue 25), and a statement and a savepoint per append cost as much again as the rows themselves.
+Anything else written or read commits the turn first, so every read sees every append.  If another handle on
+the file wrote a number this handle did not know of (only after a lease moved), the whole turn's commit fails
+on the primary key, and every table of the turn is read back (``Turn.saved``): nothing is lost, nothing told.
 """
 
 from __future__ import annotations
@@ -69,14 +73,22 @@ LAST_KEPT = 20_000
 """Tables whose last event number a store handle remembers (``SqliteStore._last``)."""
 
 
+INSERT = "INSERT INTO events (code, seq, body) VALUES (?, ?, ?)"
+TOUCH = "INSERT INTO tables (code, updated) VALUES (?, ?) ON CONFLICT(code) DO UPDATE SET updated = excluded.updated"
+
+
 @dataclass
 class Turn:
-    """The appends of this turn of the loop (``SqliteStore.commit_per_turn``)."""
+    """The appends of this turn of the loop (``SqliteStore.commit_per_turn``), written when it is committed."""
 
     opened: Callable[[], None]
     saved: Callable[[set[str] | None], None]
     codes: set[str] = field(default_factory=set)
-    """The tables appended to in the open transaction (none: no transaction is open)."""
+    """The tables appended to in this turn (none: nothing waits to be written)."""
+    rows: list[tuple[str, int, str]] = field(default_factory=list)
+    """The events appended, in their order: (code, number, body)."""
+    touched: dict[str, float] = field(default_factory=dict)
+    """The tables whose ``updated`` time is written with them."""
 
 
 class SqliteStore:
@@ -104,58 +116,77 @@ class SqliteStore:
         needs no look at the ``leases`` row (a query an append, 2 % of the server's time at 2,000 x 8 phones).
         Every handle on a file runs on one machine's clock."""
 
-    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> None:
+    async def append(self, code: str, first_seq: int, events: list[Event], owner: str | None = None) -> int:
         if not events:
-            return
+            return 0
         encode = _encoder.encode  # msgspec: the same compact JSON as json.dumps, several times faster
-        rows = [(code, first_seq + i, encode(e).decode()) for i, e in enumerate(events)]
-        db = self.db
+        bodies = [encode(e) for e in events]
+        rows = [(code, first_seq + i, body.decode()) for i, body in enumerate(bodies)]
+        size = sum(map(len, bodies))
+        updated = float(events[-1].get("at", 0.0))
         turn = self._turn
         if turn is not None:
+            self._fence(code, owner)
+            last = self._last.get(code)
+            if last is None or last + 1 != first_seq:
+                if code in turn.codes:
+                    self.commit_turn()  # (its number is looked up in the file: with this turn's appends in it)
+                self._expect(code, first_seq)
             if not turn.codes:
-                db.execute("BEGIN IMMEDIATE")
                 turn.opened()
                 asyncio.get_running_loop().call_soon(self.commit_turn)
             turn.codes.add(code)
-            db.execute("SAVEPOINT append")
-        else:
-            db.execute("BEGIN IMMEDIATE")
+            turn.rows.extend(rows)
+            if not self._touched.get(code, -TOUCH_EVERY) > updated - TOUCH_EVERY:
+                turn.touched[code] = updated
+                self._touch(code, updated)
+            self._seen(code, first_seq + len(rows) - 1)
+            return size
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
         try:
-            if owner is not None and not self._holds(code, owner) and self._holder(code) != owner:
-                raise LeaseLost(f"table {code} is not run by {owner}")
-            last = self._last.get(code)
-            if last is None or last + 1 != first_seq:
-                last = db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
-            if last + 1 != first_seq:
-                raise Conflict(f"table {code}: expected event {last + 1}, got {first_seq}")
+            self._fence(code, owner)
+            self._expect(code, first_seq)
             try:
-                db.executemany("INSERT INTO events (code, seq, body) VALUES (?, ?, ?)", rows)
+                db.executemany(INSERT, rows)
             except sqlite3.IntegrityError:
                 raise Conflict(f"table {code}: event {first_seq} was written by someone else") from None
-            updated = float(events[-1].get("at", 0.0))
             touched = not self._touched.get(code, -TOUCH_EVERY) > updated - TOUCH_EVERY
             if touched:
-                db.execute(
-                    "INSERT INTO tables (code, updated) VALUES (?, ?) "
-                    "ON CONFLICT(code) DO UPDATE SET updated = excluded.updated",
-                    (code, updated),
-                )
-            db.execute("COMMIT" if turn is None else "RELEASE append")
+                db.execute(TOUCH, (code, updated))
+            db.execute("COMMIT")
         except BaseException:
-            if turn is None:
-                db.execute("ROLLBACK")
-            else:
-                db.execute("ROLLBACK TO append")
-                db.execute("RELEASE append")
+            db.execute("ROLLBACK")
             self._last.pop(code, None)
             raise
-        if len(self._last) >= LAST_KEPT:
-            self._last.clear()  # a cache: forgetting costs one query per table
-        self._last[code] = first_seq + len(rows) - 1
+        self._seen(code, first_seq + len(rows) - 1)
         if touched:
-            if len(self._touched) >= LAST_KEPT:
-                self._touched.clear()
-            self._touched[code] = updated
+            self._touch(code, updated)
+        return size
+
+    def _fence(self, code: str, owner: str | None) -> None:
+        """Refuse (:class:`LeaseLost`) an append by ``owner`` while the table's lease is not theirs."""
+        if owner is not None and not self._holds(code, owner) and self._holder(code) != owner:
+            raise LeaseLost(f"table {code} is not run by {owner}")
+
+    def _expect(self, code: str, first_seq: int) -> None:
+        """Refuse (:class:`Conflict`) an append whose first number is not the table's next one in the file."""
+        last = self._last.get(code)
+        if last is None or last + 1 != first_seq:
+            last = self.db.execute("SELECT MAX(seq) FROM events WHERE code = ?", (code,)).fetchone()[0] or 0
+            self._seen(code, last)
+        if last + 1 != first_seq:
+            raise Conflict(f"table {code}: expected event {last + 1}, got {first_seq}")
+
+    def _seen(self, code: str, last: int) -> None:
+        if len(self._last) >= LAST_KEPT and code not in self._last:
+            self._last.clear()  # a cache: forgetting costs one query per table
+        self._last[code] = last
+
+    def _touch(self, code: str, updated: float) -> None:
+        if len(self._touched) >= LAST_KEPT and code not in self._touched:
+            self._touched.clear()
+        self._touched[code] = updated
 
     def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> bool:
         """From now on, commit the appends of one turn of the event loop together, at the start of the next.
@@ -170,17 +201,27 @@ class SqliteStore:
         return self.path.parent
 
     def commit_turn(self) -> None:
-        """Commit the turn's appends now (at the start of the next turn, or before anything else is written)."""
+        """Write and commit the turn's appends now (at the start of the next turn, or before anything else is
+        written or read)."""
         turn = self._turn
         if turn is None or not turn.codes:
             return
-        codes, turn.codes = turn.codes, set()
+        codes, rows, touched = turn.codes, turn.rows, turn.touched
+        turn.codes, turn.rows, turn.touched = set(), [], {}
+        db = self.db
         try:
-            self.db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(INSERT, rows)
+                if touched:
+                    db.executemany(TOUCH, list(touched.items()))
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    db.execute("ROLLBACK")
+                raise
         except Exception:
             log.exception("could not save the changes of %d tables", len(codes))
-            with contextlib.suppress(Exception):
-                self.db.execute("ROLLBACK")
             for code in codes:
                 self._last.pop(code, None)
                 self._touched.pop(code, None)
@@ -189,6 +230,7 @@ class SqliteStore:
         turn.saved(None)
 
     async def load(self, code: str, start: int = 1) -> list[Event]:
+        self.commit_turn()  # (what this turn appended is read too)
         rows = self.db.execute(
             "SELECT seq, body FROM events WHERE code = ? AND seq >= ? ORDER BY seq", (code, start)
         ).fetchall()
@@ -217,9 +259,11 @@ class SqliteStore:
             raise
 
     async def exists(self, code: str) -> bool:
+        self.commit_turn()
         return self.db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None
 
     async def active(self, since: float) -> list[str]:
+        self.commit_turn()
         rows = self.db.execute("SELECT code FROM tables WHERE updated >= ? ORDER BY code", (since,)).fetchall()
         return [code for (code,) in rows]
 
