@@ -157,6 +157,8 @@ class Node:
         self._forgot = self.clock()
         self._channel_handlers: dict[str, tuple[Handler, Handler]] = {}
         self._lost: set[str] = set()
+        self._to_arm: dict[str, Local] = {}
+        """Tables whose clock is re-armed at the start of the next turn of the loop (``_schedule``)."""
         """Tables whose last changes the store could not save (``lost``): read back before they run again."""
 
     # --- life cycle -----------------------------------------------------------------------
@@ -397,6 +399,21 @@ class Node:
         local.table.log.records.clear()
 
     def _schedule(self, local: Local) -> None:
+        """Re-arm the table's clock once this turn of the loop is over: once, whatever number of commands the
+        turn ran at the table (at an instant pace, a table's choices come several a turn, and its next wake-up
+        is asked of the table once, not once per choice).  A timer that fires before then finds the table as it
+        is and runs its clock (``tick`` does only what is due), then it is armed as the table is."""
+        if not self._to_arm:
+            asyncio.get_running_loop().call_soon(self._arm_due)
+        self._to_arm[local.code] = local
+
+    def _arm_due(self) -> None:
+        due, self._to_arm = self._to_arm, {}
+        for local in due.values():
+            if not local.rested:
+                self._arm(local)
+
+    def _arm(self, local: Local) -> None:
         wake = local.table.next_wakeup() if local.owned else None
         if wake is not None and local.timer is not None and local.wake == wake:
             return  # armed for that moment already (a choice seldom moves the table's next deadline)
