@@ -230,8 +230,12 @@ class Simultaneous(Decisions):
 
     def bots_move(self, game: GameState, now: float) -> None:
         table = self.table
+        at_seat: dict[int, Person] = {}  # (after every command: one pass over the people, not one a seat)
+        for someone in table.people.values():
+            if someone.seat is not None:
+                at_seat.setdefault(someone.seat, someone)  # the first, as person_at_seat finds
         for seat in sorted(game.to_act()):
-            person = table.person_at_seat(seat)
+            person = at_seat.get(seat)
             if person is None or not person.is_bot or seat in table.play.pending:
                 continue
             table.emit("chose", now, seat=seat, move=self._bot_move(game, seat, person))
