@@ -190,9 +190,9 @@ class SqliteStore:
 
     def commit_per_turn(self, opened: Callable[[], None], saved: Callable[[set[str] | None], None]) -> bool:
         """From now on, commit the appends of one turn of the event loop together, at the start of the next.
-        ``opened()`` is called when a turn's first append opens its transaction; ``saved(None)`` once it is
-        committed, or ``saved(codes)`` with the tables whose appends were lost if the commit failed (rolled
-        back: the file holds none of the turn's appends)."""
+        ``opened()`` is called at a turn's first append (from then on, something waits to be saved);
+        ``saved(None)`` once the turn is committed, or ``saved(codes)`` with the tables whose appends were lost
+        if the commit failed (rolled back: the file holds none of the turn's appends)."""
         self._turn = Turn(opened, saved)
         return True
 
