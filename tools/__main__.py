@@ -1,4 +1,4 @@
-"""``python -m tools soak|fuzz|hello_flood|http_attacks|log_growth``: the testing tools, from the repository (see
+"""``python -m tools soak|fuzz|hello_flood|http_attacks|log_growth|pairs``: the testing tools, from the repository (see
 ``tools/__init__.py``)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tools import hello_flood, http_attacks, log_growth, soak
+from tools import hello_flood, http_attacks, log_growth, pairs, soak
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -17,6 +17,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     hello_flood.add_arguments(kinds)
     http_attacks.add_arguments(kinds)
     log_growth.add_arguments(kinds)
+    pairs.add_arguments(kinds)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
