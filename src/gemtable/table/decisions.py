@@ -230,10 +230,7 @@ class Simultaneous(Decisions):
 
     def bots_move(self, game: GameState, now: float) -> None:
         table = self.table
-        at_seat: dict[int, Person] = {}  # (after every command: one pass over the people, not one a seat)
-        for someone in table.people.values():
-            if someone.seat is not None:
-                at_seat.setdefault(someone.seat, someone)  # the first, as person_at_seat finds
+        at_seat = table.people_at_seats()
         for seat in sorted(game.to_act()):
             person = at_seat.get(seat)
             if person is None or not person.is_bot or seat in table.play.pending:

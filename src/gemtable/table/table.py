@@ -194,6 +194,15 @@ class Table:
                 return person
         return None
 
+    def people_at_seats(self) -> dict[int, Person]:
+        """Each seat's person, as :meth:`person_at_seat` finds them (the first), in one pass over the people: for
+        what runs after every command and asks of every seat."""
+        at_seat: dict[int, Person] = {}
+        for person in self.people.values():
+            if person.seat is not None:
+                at_seat.setdefault(person.seat, person)
+        return at_seat
+
     # --- commands -------------------------------------------------------------------------
 
     def banned(self, token: str | None = None, origin: str | None = None) -> bool:
@@ -291,10 +300,7 @@ class Table:
         game = self.play.game
         if self.moment.phase == PLAYING and game is not None:
             to_act = game.to_act()
-            at_seat: dict[int, Person] = {}  # (run after every command: one pass over the people, not one a seat)
-            for someone in self.people.values():
-                if someone.seat is not None:
-                    at_seat.setdefault(someone.seat, someone)  # the first, as person_at_seat finds
+            at_seat = self.people_at_seats()
             inside: list[Person] = []  # the people (not bots) of the seats to act
             for seat in to_act:
                 person = at_seat.get(seat)
