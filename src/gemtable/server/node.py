@@ -157,9 +157,9 @@ class Node:
         self._forgot = self.clock()
         self._channel_handlers: dict[str, tuple[Handler, Handler]] = {}
         self._lost: set[str] = set()
+        """Tables whose last changes the store could not save (``lost``): read back before they run again."""
         self._to_arm: dict[str, Local] = {}
         """Tables whose clock is re-armed at the start of the next turn of the loop (``_schedule``)."""
-        """Tables whose last changes the store could not save (``lost``): read back before they run again."""
 
     # --- life cycle -----------------------------------------------------------------------
 
