@@ -15,7 +15,7 @@ from tests.web.conftest import Browser
 from tests.web.test_a11y import Audit
 from tests.web.test_hold import HOLDS
 from tests.web.test_play import join
-from tests.web.test_stage import off_stage
+from tests.web.test_stage import off_stage, resized
 
 pytestmark = pytest.mark.browser
 
@@ -65,5 +65,5 @@ def test_the_ninth_person_predicts_by_tapping_and_the_tv_shows_the_standings(
     expect(tv.locator("#tv-audience")).to_have_text(re.compile("^The audience: 1\\. \u2068Ivy\u2069 \\(1 point\\)$"))
     shot(tv, "tv-42-audience")
     for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720}):  # it fits, the QR code too
-        tv.set_viewport_size(size)
+        resized(tv, size)
         assert tv.evaluate(HOLDS) == [] and off_stage(tv) == [], size

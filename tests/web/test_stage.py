@@ -125,6 +125,14 @@ OFF_STAGE = """(sels) => {
 """``off_stage``'s check, a function of the selectors to look at (``STAGE``)."""
 
 
+def resized(page: Any, size: dict[str, int]) -> None:
+    """The page at a new viewport size, once it has fitted itself to it: the pages fit their regions from a
+    ``ResizeObserver`` and a ``resize`` listener, which run at the next frames, not when the viewport changes
+    (a check made at once measured the path's cards still at the size before)."""
+    page.set_viewport_size(size)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def off_stage(page: Any) -> list[str]:
     """What does not fit: the page scrolls, or a stage element lies (partly) outside the viewport,
     or the countdown is covered by something else."""
