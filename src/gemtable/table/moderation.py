@@ -329,12 +329,18 @@ def countdown_ends(self: Table, now: float) -> None:
     countdown = self.hold.countdown
     if countdown is None or now < countdown.ends:
         return
+    if still_enough(self, countdown.seed, now):
+        open_game(self, countdown.seed, now)
+
+
+def still_enough(self: Table, seed: int, now: float) -> bool:
+    """Whether the start can still go on (``check_ready``); with too few players left, it is cancelled."""
     try:
-        check_ready(self, countdown.seed)
+        check_ready(self, seed)
     except TableError:
         self.emit("cancelled", now, reason="too-few")
-        return
-    open_game(self, countdown.seed, now)
+        return False
+    return True
 
 
 def not_ready(self: Table) -> list[Person]:
@@ -365,12 +371,8 @@ def ready_now(self: Table, now: float) -> None:
     readying = self.hold.readying
     if readying is None or self.hold.countdown is not None or not_ready(self):
         return
-    try:
-        check_ready(self, readying.seed)
-    except TableError:
-        self.emit("cancelled", now, reason="too-few")
-        return
-    count_down(self, readying.by, readying.seed, now)
+    if still_enough(self, readying.seed, now):
+        count_down(self, readying.by, readying.seed, now)
 
 
 def cancel_start(self: Table, pid: int, now: float) -> None:
