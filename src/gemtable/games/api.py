@@ -47,10 +47,12 @@ next card collapses the cave; or ``leader``, the seats that may be named as lead
 out; ``collapse``: true, false, or None when no card followed; ``leader``: the winners).  Both read public
 facts only: nothing of a card not yet turned.
 
-Optional: ``views_json(seats)`` — ``{seat: view(seat).to_json()}`` for several seats at once, what they share
-built once (the server's broadcast after a change asks for every seat at the table).  Each value must equal
-its seat's ``to_json()`` (objects may be shared between the values: they are only encoded); a game without it
-is asked seat by seat.  The expedition has one (issue 25: a tenth of a reveal's CPU).
+Optional: ``views_split(seats)`` — several seats' ``view(seat).to_json()`` at once (the server's broadcast after
+a change asks for every seat at the table), as ``(shared, own)``: what every asked seat sees alike, built once,
+and ``own[seat]``, the keys of each seat's own that come after it (none of them a key of ``shared``), so that
+``{**shared, **own[seat]}`` equals its seat's ``to_json()``, keys in the same order.  The server encodes
+``shared`` once and splices each seat's own after it; objects may be shared between the values (they are only
+encoded).  A game without it is asked seat by seat.  The expedition has one (issue 25: a tenth of a reveal's CPU).
 
 Rules are pure: no clock, no I/O, standard library only.  Randomness is a seeded
 ``random.Random`` inside the state.

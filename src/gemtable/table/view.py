@@ -65,9 +65,9 @@ def table_view(table: Table, pid: int | None, now: float) -> JSON:
     queue = [p.id for p in table.queue()]
     listed = _listed(table, me)
     return {
-        **_own_clock(table, seat, _head(table, now), now),
+        **_own_clock(table, seat, _head(table, now, _public_settings(table)), now),
         **_listing(table, listed, to_act, queue),
-        "me": _me(table, me, seat, queue, to_act),
+        "me": _me(table, me, seat, _Context.of(table, queue, to_act)),
         "state": None if game is None else game.view(seat).to_json(),
         "results": list(table.log.finished),
         "timed_out": list(table.play.timed_out),
@@ -84,8 +84,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     game = table.play.game
     to_act = game.to_act() if game is not None and table.moment.phase == "playing" else frozenset()
     queue = [p.id for p in table.queue()]
-    head = _head(table, now)
-    head["settings"] = _settings_raw(table.settings)
+    head = _head(table, now, _settings_raw(table.settings))
     base = _listed(table, None)
     base_ids = {p.id for p in base}
     shared = _open({**head, **_listing(table, base, to_act, queue)})
@@ -96,10 +95,12 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
     )
     seen = {pid: _viewer(table, pid) for pid in viewers}
     news = table.news.about_each(me.id for me, _ in seen.values() if me is not None)
+    context = _Context.of(table, queue, to_act, news)
     states: dict[int | None, bytes] = {}
-    many = getattr(game, "views_json", None)  # optional: a game that builds what its seats share once
-    if many is not None:
-        states = {seat: _raw(view) for seat, view in many(seat for _, seat in seen.values()).items()}
+    split = getattr(game, "views_split", None)  # optional: a game that builds what its seats share once
+    if split is not None:
+        alike, theirs = split(seat for _, seat in seen.values())
+        states = _spliced(alike, theirs)
     out: dict[int | None, bytes] = {}
     for pid, (me, seat) in seen.items():
         own = seat is not None and seat in table.play.overtime  # (a clock of their own: a head of their own)
@@ -112,7 +113,7 @@ def encoded_views(table: Table, viewers: Iterable[int | None], now: float) -> di
             state = states[seat] = b"null" if game is None else _raw(game.view(seat).to_json())
         out[pid] = b'%s,"me":%s,"state":%s%s' % (
             first,
-            _raw(_me(table, me, seat, queue, to_act, news)),
+            _raw(_me(table, me, seat, context)),
             state,
             tail,
         )
@@ -146,15 +147,13 @@ def choices_only(
     changed (again) shows nobody anything new but its maker: ``newly`` is then empty."""
     if not events or table.play.game is None or table.moment.phase != "playing":
         return None
+    pending = table.play.pending
     seats: set[int] = set()
     for event in events:
-        if event.get("type") != "chose":
-            return None
-        seats.add(int(event["seat"]))
-    pending = table.play.pending
-    if any(seat not in pending for seat in seats):
-        return None  # not a choice that stands (cannot happen: then the change held other events too)
-    new = [seat for seat in seats if seat not in pending_before]
+        if event.get("type") != "chose" or (seat := event["seat"]) not in pending:
+            return None  # (a choice that does not stand cannot come alone: the change held other events too)
+        seats.add(seat)
+    new = seats.difference(pending_before)
     newly = tuple(sorted(p.id for p in table.people.values() if p.seat in new)) if new else ()
     return Choices(newly, frozenset(seats))
 
@@ -197,13 +196,23 @@ def _settings_raw(settings: Settings) -> msgspec.Raw:
     return cached
 
 
-def _head(table: Table, now: float) -> JSON:
+def _spliced(shared: JSON, own: Mapping[int | None, JSON]) -> dict[int | None, bytes]:
+    """Each seat's ``{**shared, **own[seat]}`` (keys of its own after the shared ones, none of them the same),
+    encoded with ``shared`` encoded once."""
+    if not shared:
+        return {seat: _raw(mine) for seat, mine in own.items()}
+    first = _open(shared)
+    return {seat: b"%s,%s" % (first, _raw(mine)[1:]) if mine else first + b"}" for seat, mine in own.items()}
+
+
+def _head(table: Table, now: float, settings: object) -> JSON:
+    """What every view begins with; ``settings``: the table's public settings (as JSON, or encoded once)."""
     paused, countdown = table.hold.paused, table.hold.countdown
     return {
         "code": table.code,
         "game": table.kind.name,
         "title": table.kind.title,
-        "settings": _public_settings(table),
+        "settings": settings,
         "phase": table.moment.phase,
         "game_number": table.play.number,
         "decision": table.moment.decision,
@@ -298,45 +307,55 @@ def _unlisted(table: Table, listed: list[Person]) -> int:
     )
 
 
-def _me(
-    table: Table,
-    me: Person | None,
-    seat: int | None,
-    queue: list[int],
-    to_act: frozenset[int],
-    news: Mapping[int, list[Notice]] | None = None,
-) -> JSON:
-    """The viewer's own part of a view (None: an onlooker); ``news``: the notices about each viewer, if
-    already found (:meth:`News.about_each`)."""
-    return (
-        None
-        if me is None
-        else {
-            "id": me.id,
-            "name": me.name,
-            "status": me.status.value,
-            "chair": me.chair,
-            "seat": seat,
-            "host": table.host_role.holder == me.id,
-            "queue_position": queue.index(me.id) + 1 if me.id in queue else None,
-            "choice": table.play.pending.get(seat) if seat is not None else None,
-            "moves": _moves(table, seat, to_act),
-            "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()]
-            if table.host_role.holder == me.id
-            else [],
-            "news": news[me.id] if news is not None else table.news.about(me.id),
-            "more_time": _more_time(table, me, seat),
-            "extra_time": _extra_times(table) if table.host_role.holder == me.id else {},
-            "audience": audience.own_view(table, me),
-        }
-    )
+class _Context(NamedTuple):
+    """What every viewer's ``me`` reads of the table, found once a broadcast."""
+
+    queue: list[int]
+    to_act: frozenset[int]
+    news: Mapping[int, list[Notice]] | None
+    """The notices about each viewer, if already found (:meth:`News.about_each`)."""
+    host: int | None
+    pending: Mapping[int, str]
+
+    @classmethod
+    def of(
+        cls, table: Table, queue: list[int], to_act: frozenset[int], news: Mapping[int, list[Notice]] | None = None
+    ) -> _Context:
+        return cls(queue, to_act, news, table.host_role.holder, table.play.pending)
 
 
-def _moves(table: Table, seat: int | None, to_act: frozenset[int]) -> list[str]:
+def _me(table: Table, me: Person | None, seat: int | None, context: _Context) -> JSON:
+    """The viewer's own part of a view (None: an onlooker)."""
+    if me is None:
+        return None
+    pid = me.id
+    host = context.host == pid
+    queue = context.queue
+    return {
+        "id": pid,
+        "name": me.name,
+        "status": me.status._value_,
+        "chair": me.chair,
+        "seat": seat,
+        "host": host,
+        "queue_position": queue.index(pid) + 1 if pid in queue else None,
+        "choice": None if seat is None else context.pending.get(seat),
+        "moves": _moves(table, seat, context),
+        "bans": [{"id": b.id, "name": b.name} for b in table.door.bans.values()] if host else [],
+        "news": context.news[pid] if context.news is not None else table.news.about(pid),
+        "more_time": None if me.extra_time == 1 else _more_time(table, me, seat),
+        "extra_time": _extra_times(table) if host else {},
+        "audience": audience.own_view(table, me),
+    }
+
+
+def _moves(table: Table, seat: int | None, context: _Context) -> list[str]:
     """The moves the viewer can make now: none once their time is up while the decision waits for someone with
     extra time (``Play.locked``)."""
+    if seat is None or seat not in context.to_act:
+        return []
     game, play = table.play.game, table.play
-    if game is None or seat is None or seat not in to_act or (play.locked and seat not in play.overtime):
+    if game is None or (play.locked and seat not in play.overtime):
         return []
     return list(game.legal_moves(seat))
 

@@ -32,8 +32,8 @@ def test_each_walk_out_is_told_what_the_next_card_would_have_done() -> None:
     assert state.banked[2] == 1 + 4 + 2 + 1  # what Cy carried out (and the 9's odd gem): what staying would cost
     assert told(state, 3) == {"kind": "rode"}
     assert state.view(None).to_json()["hindsight"] is None  # a spectator is told nobody's
-    views = state.views_json([0, 1, None])
-    assert [views[s]["hindsight"] for s in (0, 1, None)] == [told(state, 0), told(state, 1), None]
+    _, own = state.views_split([0, 1, None])
+    assert [own[s]["hindsight"] for s in (0, 1, None)] == [told(state, 0), told(state, 1), None]
 
 
 def test_the_card_after_everyone_walked_out_is_told_only_when_nothing_follows() -> None:

@@ -43,7 +43,7 @@ from gemtable.games.expedition.moves import CAMP as CAMP
 from gemtable.games.expedition.moves import CHOOSE, MOVES, OVER, REVEAL, ROSTER
 from gemtable.games.expedition.moves import DEEPER as DEEPER
 from gemtable.games.expedition.rules import ExpeditionRules
-from gemtable.games.expedition.view import ExpeditionView, views_json
+from gemtable.games.expedition.view import ExpeditionView, views_split
 
 _MOVE_SET = frozenset(MOVES)
 
@@ -314,13 +314,14 @@ class ExpeditionState:
             self._check_seat(seat)
         return ExpeditionView(self, seat)
 
-    def views_json(self, seats: Iterable[int | None]) -> dict[int | None, JSON]:
-        """Several seats' ``view(seat).to_json()`` at once, what they share built once (``view.py``)."""
+    def views_split(self, seats: Iterable[int | None]) -> tuple[JSON, dict[int | None, JSON]]:
+        """Several seats' ``view(seat).to_json()`` at once: what they share, built once, and each one's own keys
+        (``view.py``)."""
         wanted = list(seats)
         for seat in wanted:
             if seat is not None:
                 self._check_seat(seat)
-        return views_json(self, wanted)
+        return views_split(self, wanted)
 
     def record(self) -> GameRecord:
         over = self.phase == OVER

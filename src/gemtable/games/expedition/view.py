@@ -235,24 +235,23 @@ class _Seen:
         return list(self._winners)
 
 
-def views_json(state: ExpeditionState, seats: Iterable[int | None]) -> dict[int | None, JSON]:
-    """``state.view(seat).to_json()`` for each of ``seats`` at once (the server's broadcast after a change):
-    what every seat sees alike is built once and shared — the same objects in every view, which the caller
-    only encodes — and each seat's own player (its chest) is built for it alone.  Each result equals its
-    seat's ``to_json()``."""
+def views_split(state: ExpeditionState, seats: Iterable[int | None]) -> tuple[JSON, dict[int | None, JSON]]:
+    """What ``state.view(seat).to_json()`` is for each of ``seats`` (the server's broadcast after a change), as
+    what every seat sees alike (its first keys, built once) and each seat's own keys after them (``seat``, the
+    players with its own chest, its hindsight): ``{**shared, **own[seat]}`` equals its seat's ``to_json()``.
+    The players every seat sees alike are the same objects in every ``own``: the caller only encodes them."""
     over = state.phase == OVER
     spectator = ExpeditionView(state, None)
-    common = spectator._common(over)
     public = spectator._players(over)
-    out: dict[int | None, JSON] = {}
+    own: dict[int | None, JSON] = {}
     for seat in seats:
-        if seat in out:
+        if seat in own:
             continue
         players = public
         if seat is not None and not over and state.played[seat]:  # its own chest, seen by it alone
             players = [_with_chest(p, state, seat) if p["seat"] == seat else p for p in public]
-        out[seat] = {**common, "seat": seat, "players": players, "hindsight": _hindsight(state, seat)}
-    return out
+        own[seat] = {"seat": seat, "players": players, "hindsight": _hindsight(state, seat)}
+    return spectator._common(over), own
 
 
 def _hindsight(state: ExpeditionState, seat: int | None) -> JSON:
