@@ -581,15 +581,15 @@ class Hub:
             raise TableError("slow-down", "this device has written a great deal to tables this hour; wait a while")
         written = [0]
         try:
-            await self._carry_out(conn, local, pid, command, written)
+            if isinstance(command, ops.Leave):
+                await self._leave(conn, local, pid, command, written)
+            else:
+                await self.node.execute(local, command, written=written)
         finally:
             if counted and written[0]:
                 self.writes.charge(address, written[0])
 
-    async def _carry_out(self, conn: Conn, local: Local, pid: int, command: ops.Command, written: list[int]) -> None:
-        if not isinstance(command, ops.Leave):
-            await self.node.execute(local, command, written=written)
-            return
+    async def _leave(self, conn: Conn, local: Local, pid: int, command: ops.Leave, written: list[int]) -> None:
         self._to_onlooker(conn, local)  # it looks on from now: the state after its leave is an onlooker's
         try:
             await self.node.execute(local, command, written=written)

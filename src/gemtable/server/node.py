@@ -280,7 +280,7 @@ class Node:
                 await self._read_back(local)
             table = local.table
             now = self.clock()
-            before = (table.log.events, frozenset(table.runtime.connected))
+            events_before, connected_before = table.log.events, frozenset(table.runtime.connected)
             pending = dict(table.play.pending)
             refused: TableError | None = None
             result: Any = None
@@ -301,16 +301,16 @@ class Node:
             except (LeaseLost, Conflict):
                 await self._demote(local)
                 raise Moved from None
-            connected = frozenset(table.runtime.connected)
-            changed = before != (table.log.events, connected)
+            same_phones = table.runtime.connected == connected_before
+            changed = table.log.events != events_before or not same_phones
             if changed:
                 local.touched = now
                 await self._publish(local, events)
-            makers = predictions_only(events) if changed and before[1] == connected else None
+            makers = predictions_only(events) if changed and same_phones else None
             if makers:
                 self.tell_makers(local, makers)
             else:
-                choices = choices_only(table, pending, events) if changed and before[1] == connected else None
+                choices = choices_only(table, pending, events) if changed and same_phones else None
                 self.deliver(local, changed, reply, choices)
             self._schedule(local)
             if refused is not None:
