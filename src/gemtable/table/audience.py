@@ -317,6 +317,8 @@ def own_view(table: Table, me: Person) -> JSON | None:
     points and rank, and their last scored question.  None for anyone with no points who is not watching a game
     (a player, everyone in the lobby): their phones never load the audience's panel."""
     aud: Audience = table.audience
+    if me.seat is not None and me.id not in aud.scores:
+        return None  # (a player: the usual case, answered first)
     can = may_predict(me) and table.in_game()
     if not can and me.id not in aud.scores:
         return None

@@ -47,6 +47,8 @@ def open_clocks(self: Table, at: float) -> None:
     if game is None or self.moment.phase != PLAYING or not self.settings.turn_clock:
         return
     factors = {p.seat: p.extra_time for p in self.people.values() if p.extra_time != 1 and p.status != Status.GONE}
+    if not factors:
+        return  # (nobody has extra time: the usual table)
     for seat in sorted(game.to_act()):
         if seat in factors:
             play.factors[seat] = factors[seat]
