@@ -230,6 +230,8 @@ class Simultaneous(Decisions):
 
     def bots_move(self, game: GameState, now: float) -> None:
         table = self.table
+        if not any(p.bot is not None and p.seat is not None for p in table.people.values()):
+            return  # (no bot at the table: the usual case, asked after every command)
         at_seat = table.people_at_seats()
         for seat in sorted(game.to_act()):
             person = at_seat.get(seat)
