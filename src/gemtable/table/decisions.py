@@ -186,11 +186,12 @@ class Simultaneous(Decisions):
             times.append(table.moment.opened_at + BOT_DELAY)
         elif (call := self._last_call()) is not None:
             times.append(call)
-        undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
-        if table.play.locked and (call := self._late_call(undecided)) is not None:
-            end = extra.own_clock_end(table)
-            times.append(call if end is None else min(call, end))
-        times.extend(self._own_wakeups(undecided))
+        if table.play.locked:  # (the table's clock ended: only people with extra time may still choose)
+            undecided = [seat for seat in game.to_act() if seat not in table.play.pending]
+            if (call := self._late_call(undecided)) is not None:
+                end = extra.own_clock_end(table)
+                times.append(call if end is None else min(call, end))
+            times.extend(self._own_wakeups(undecided))
         # A disconnected player stops holding the reveal up when the grace ends; once the clock has been past
         # that, there is nothing more to do for them.
         rt = table.runtime
@@ -343,8 +344,8 @@ class Simultaneous(Decisions):
         game = table.play.game
         if game is None:
             return []
-        people = (table.person_at_seat(seat) for seat in game.to_act())
-        return [p for p in people if p is not None and not p.is_bot]
+        at_seat = table.people_at_seats()
+        return [p for seat in game.to_act() if (p := at_seat.get(seat)) is not None and not p.is_bot]
 
 
 class Turns(Decisions):
