@@ -70,8 +70,8 @@ before, until it sends the commands still unanswered again."""
 
 def predictions_only(events: list[dict[str, Any]]) -> set[int] | None:
     """The people who made a change, if it was made only of the audience's predictions (else None)."""
-    if not events or any(event.get("type") != "predicted" for event in events):
-        return None
+    if not events or events[0].get("type") != "predicted" or any(e.get("type") != "predicted" for e in events):
+        return None  # (the first event answers for almost every change)
     return {int(event["person"]) for event in events}
 
 
@@ -367,7 +367,7 @@ class Node:
             numbers, table.log.prunable = table.log.prunable, []
             with contextlib.suppress(Exception):  # (kept, if the store is away: only bytes)
                 await self.store.prune(table.code, numbers)
-        for number, record in list(table.log.records.items()):
+        for number, record in list(table.log.records.items()) if table.log.records else ():
             if number in local.records_saved:
                 del table.log.records[number]
                 continue

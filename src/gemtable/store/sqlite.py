@@ -120,9 +120,12 @@ class SqliteStore:
         if not events:
             return 0
         encode = _encoder.encode  # msgspec: the same compact JSON as json.dumps, several times faster
-        bodies = [encode(e) for e in events]
-        rows = [(code, first_seq + i, body.decode()) for i, body in enumerate(bodies)]
-        size = sum(map(len, bodies))
+        rows: list[tuple[str, int, str]] = []
+        size = 0
+        for number, event in enumerate(events, first_seq):
+            body = encode(event)
+            size += len(body)
+            rows.append((code, number, body.decode()))
         updated = float(events[-1].get("at", 0.0))
         turn = self._turn
         if turn is not None:
