@@ -265,11 +265,12 @@ def _ms(seconds: float) -> int:
 
 def _people(table: Table, listed: list[Person], to_act: frozenset[int]) -> list[JSON]:
     connected, pending = table.runtime.connected, table.play.pending
+    bot_plays_for = table.decisions.bot_plays_for
     out: list[JSON] = []
     for p in listed:
         seat = p.seat
         acting = seat is not None and seat in to_act
-        bot_plays = table.bot_plays_for(p)
+        bot_plays = bot_plays_for(p)
         out.append(
             {
                 "id": p.id,

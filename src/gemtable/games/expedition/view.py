@@ -243,13 +243,15 @@ def views_split(state: ExpeditionState, seats: Iterable[int | None]) -> tuple[JS
     over = state.phase == OVER
     spectator = ExpeditionView(state, None)
     public = spectator._players(over)
+    at = {p["seat"]: i for i, p in enumerate(public)}
     own: dict[int | None, JSON] = {}
     for seat in seats:
         if seat in own:
             continue
         players = public
-        if seat is not None and not over and state.played[seat]:  # its own chest, seen by it alone
-            players = [_with_chest(p, state, seat) if p["seat"] == seat else p for p in public]
+        if seat is not None and not over and seat in at:  # its own chest, seen by it alone
+            players = public.copy()
+            players[at[seat]] = _with_chest(public[at[seat]], state, seat)
         own[seat] = {"seat": seat, "players": players, "hindsight": _hindsight(state, seat)}
     return spectator._common(over), own
 
