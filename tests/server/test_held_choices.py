@@ -1,10 +1,10 @@
-"""Secret choices held by the table's pacer are saved before anything tells of them (issue 25).
+"""Secret choices, even while the table's pacer holds their telling back, are saved before anything tells of them.
 
-A node alone keeps the choices that come while its pacer holds the table's changes in memory, and saves
-them in one transaction when the held broadcast goes out (or with the reveal that follows them, or before a
-reply that shows them).  Through a real server on a real SQLite file: every time a phone is told of a
-choice (its ``chosen`` message or a whole state), the file already holds it — what a restarted server would
-rebuild from the log shows at least as much as the phone.
+Each choice is appended in the turn of the event loop it is made in and committed at the start of the next,
+before the gate lets any message of that turn out (``server/gate.py``); a ``chosen`` message the pacer holds
+goes out later still.  Through a real server on a real SQLite file: every time a phone is told of a choice (its
+``chosen`` message or a whole state), the file already holds it — what a restarted server would rebuild from
+the log shows at least as much as the phone.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from gemtable.games import find_game
 from gemtable.server import ops
 from gemtable.server.app import create_app
 from gemtable.server.limits import Limits
-from gemtable.server.node import REST_AFTER, Node
+from gemtable.server.node import REST_AFTER, Nobody, Node
 from gemtable.server.site import Site
 from gemtable.store.sqlite import SqliteStore
 from gemtable.table import RESULTS, Settings, Table, TableError
@@ -40,9 +40,13 @@ def test_a_table_nobody_uses_leaves_memory_and_comes_back_whole(tmp_path: Path) 
     async def scenario() -> None:
         clock = [1_000_000.0]
         store = SqliteStore(tmp_path / "rest.sqlite3", clock=lambda: clock[0])
-        node = Node(store, clock=lambda: clock[0], node_id="n1", lease_ttl=1e7)
         watched: set[str] = set()
-        node.watched = watched.__contains__
+
+        class Watching(Nobody):
+            def watched(self, code: str) -> bool:
+                return code in watched
+
+        node = Node(store, clock=lambda: clock[0], node_id="n1", lease_ttl=1e7, phones=Watching())
         local = await node.adopt(Table.create("REST", settings(seconds=10), clock[0]))
         ann = await node.run(local, ops.Join(name="Ann", token="a"))
         await node.run(local, ops.AddBot(person=ann, bot="cautious"))

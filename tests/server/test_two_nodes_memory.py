@@ -13,7 +13,8 @@ import pytest
 from gemtable.bus import MemoryBus
 from gemtable.games import default_game, find_manifest
 from gemtable.server import ops
-from gemtable.server.node import Moved, Node
+from gemtable.server.conn import Conn
+from gemtable.server.node import Local, Moved, Nobody, Node
 from gemtable.store import MemoryStore
 from gemtable.table import LOBBY, Settings, Table, TableError
 
@@ -91,12 +92,19 @@ def test_a_follower_tells_its_phones_of_a_choice_as_the_owner_does() -> None:
 
     async def scenario() -> None:
         store, bus = MemoryStore(), MemoryBus()
-        owner, follower = Node(store, bus, node_id="n1"), Node(store, bus, node_id="n2")
         told: dict[str, list[Choices | None]] = {"n1": [], "n2": []}
+
+        class Telling(Nobody):
+            def __init__(self, node_id: str) -> None:
+                self.node_id = node_id
+
+            def deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None) -> None:
+                if changed:
+                    told[self.node_id].append(choices)
+
+        owner = Node(store, bus, node_id="n1", phones=Telling("n1"))
+        follower = Node(store, bus, node_id="n2", phones=Telling("n2"))
         for node in (owner, follower):
-            node.deliver = lambda local, changed, reply, choices, node=node: (  # type: ignore[misc]
-                told[node.id].append(choices) if changed else None
-            )
             await node.start()
         mine = await owner.adopt(Table.create("TWOC", settings(), 0.0))
         theirs = await follower.table("TWOC")

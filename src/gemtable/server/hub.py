@@ -23,7 +23,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from gemtable.bus import Bus
@@ -94,13 +94,9 @@ class Hub:
             lease_ttl,
             rest_after=self.limits.rest_seconds,
             keep=self.limits.keep_days * 86400 if self.limits.keep_days > 0 else None,
+            phones=self,  # (the node tells the phones through the hub: ``node.Phones``)
         )
-        self.node.deliver = self._deliver
-        self.node.tell_makers = self._tell_makers
-        self.node.kick = self._kick
         self.rooms = Rooms()
-        self.node.present = self.rooms.people
-        self.node.watched = lambda code: code in self.rooms.by_code
         keep = self.limits.buckets_kept
         self.lookups = NetworkLimiter(self.limits.lookups_per_minute / 60, self.limits.lookup_burst, keep)
         self.hellos = AddressLimiter(self.limits.address_hellos_per_minute / 60, self.limits.address_hello_burst, keep)
@@ -208,7 +204,7 @@ class Hub:
 
     # --- telling phones -------------------------------------------------------------------
 
-    def _deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None = None) -> None:
+    def deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None = None) -> None:
         """Tell the phones of ``local``'s table what changed (everyone), or its state (``reply`` alone).
 
         A change is told through the table's :class:`~gemtable.server.pacing.Pacer`: at once after a quiet
@@ -236,7 +232,15 @@ class Hub:
             viewer = reply.person if mine else None
             reply.send_state(encoded_views(local.table, [viewer], self.clock())[viewer])
 
-    def _tell_makers(self, local: Local, makers: set[int]) -> None:
+    def present(self, code: str) -> Collection[int]:
+        """The people of table ``code`` whose phones are connected here (``node.Phones``)."""
+        return self.rooms.people(code)
+
+    def watched(self, code: str) -> bool:
+        """Whether any phone is connected here to table ``code`` (``node.Phones``)."""
+        return code in self.rooms.by_code
+
+    def tell_makers(self, local: Local, makers: set[int]) -> None:
         """A change made only of predictions: each maker's phone here gets its whole state at once, and no other
         phone is told anything (``audience.py``: not even that a watcher predicted)."""
         room = self.rooms.get(local.code)
@@ -286,7 +290,7 @@ class Hub:
         lost is read back first (``Node.lost``; nothing to do on almost every call)."""
         if self.node.is_lost(local.code):
             await self.node.read_back(local)
-        self._deliver(local, False, conn)
+        self.deliver(local, False, conn)
 
     def _tell_removed(self, table: Table, room: Room) -> None:
         """Phones of people the host removed: told so, then onlookers (or, banned, closed).  (A phone that
@@ -315,7 +319,7 @@ class Hub:
             conn.tell(p.Removed(ban=False, by=by, message=message))
             room.onlookers.add(conn)
 
-    def _kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
+    def kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
         """Another phone took ``pid``'s seat: close this node's older one."""
         room = self.rooms.get(local.code)
         conn = room.people.get(pid) if room is not None else None
@@ -491,7 +495,7 @@ class Hub:
         if pid is None:
             room.onlookers.add(conn)
             return
-        self._kick(local, pid, (self.node.id, conn.id))
+        self.kick(local, pid, (self.node.id, conn.id))
         room.people[pid] = conn
         await self.node.publish_kick(local, pid, conn)
 

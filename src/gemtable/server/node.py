@@ -28,7 +28,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -109,12 +109,47 @@ class Local:
         return self.table.code
 
 
-Deliver = Callable[[Local, bool, Conn | None, Choices | None], None]
-"""Tell this node's phones at a table: (table, changed, reply-to, what the change showed if it was made only
-of secret choices — then a phone that has the state before it is told only that: ``hub.py``)."""
-Kick = Callable[[Local, int, tuple[str, int]], None]
-Present = Callable[[str], Collection[int]]
-"""The people of a table (by its code) whose phones are connected to this node."""
+class Phones(Protocol):
+    """The phones connected to this node, as the node sees them: what it tells them and asks of them.  A node
+    runs tables and holds no phone; the hub (``hub.py``) holds the connections and is given to the node when it
+    is made, as boardgame.io's master is given its transport: every call goes down this one interface."""
+
+    def deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None) -> None:
+        """Tell the table's phones here what changed (``changed``), or its state to ``reply`` alone; ``choices``:
+        what the change showed if it was made only of secret choices (then a phone that has the state before it
+        is told only that)."""
+
+    def tell_makers(self, local: Local, makers: set[int]) -> None:
+        """A change made only of the audience's predictions, told to its makers' phones alone: nobody else's view
+        changes, and nobody else may learn, even by a message's timing, that one was made."""
+
+    def kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
+        """Close the phones here of person ``pid``, but the one ``keep`` names (node, connection)."""
+
+    def present(self, code: str) -> Collection[int]:
+        """The people of a table (by its code) whose phones are connected to this node."""
+
+    def watched(self, code: str) -> bool:
+        """Whether any phone (a seat, a spectator, a TV) is connected to this node at the table."""
+
+
+class Nobody:
+    """:class:`Phones` for a node with no phone connected (tests, tools): it tells nobody anything."""
+
+    def deliver(self, local: Local, changed: bool, reply: Conn | None, choices: Choices | None) -> None:
+        pass
+
+    def tell_makers(self, local: Local, makers: set[int]) -> None:
+        pass
+
+    def kick(self, local: Local, pid: int, keep: tuple[str, int]) -> None:
+        pass
+
+    def present(self, code: str) -> Collection[int]:
+        return ()
+
+    def watched(self, code: str) -> bool:
+        return False
 
 
 class Node:
@@ -127,8 +162,10 @@ class Node:
         lease_ttl: float = 3.0,
         rest_after: float = REST_AFTER,
         keep: float | None = KEEP,
+        phones: Phones | None = None,
     ) -> None:
         self.store = store
+        self.phones: Phones = phones if phones is not None else Nobody()
         self.rest_after = rest_after
         self.keep = keep
         """Seconds a table is kept after its last change; None: for ever."""
@@ -139,14 +176,6 @@ class Node:
         self.id = node_id or secrets.token_hex(6)
         self.lease_ttl = lease_ttl
         self.tables: dict[str, Local] = {}
-        self.deliver: Deliver = lambda local, changed, reply, choices: None
-        self.kick: Kick = lambda local, pid, keep: None
-        self.tell_makers: Callable[[Local, set[int]], None] = lambda local, makers: None
-        """A change made only of the audience's predictions is told to its makers' phones alone (``hub.py``):
-        nobody else's view changes, and nobody else may learn, even by a message's timing, that one was made."""
-        self.present: Present = lambda code: ()
-        self.watched: Callable[[str], bool] = lambda code: False
-        """Whether any phone (a seat, a spectator, a TV) is connected to this node at the table (by its code)."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._forwarding: dict[str, str] = {}
@@ -265,7 +294,7 @@ class Node:
                     await self._take_over(local)  # the owner may be dead: take it if its lease lapsed
                 continue  # here, or to whoever runs the table now
             if reply is not None:
-                self.deliver(local, False, reply, None)
+                self.phones.deliver(local, False, reply, None)
             return result
         raise TableError("busy", "the table is moving to another server; try again")
 
@@ -308,10 +337,10 @@ class Node:
                 await self._publish(local, events)
             makers = predictions_only(events) if changed and same_phones else None
             if makers:
-                self.tell_makers(local, makers)
+                self.phones.tell_makers(local, makers)
             else:
                 choices = choices_only(table, pending, events) if changed and same_phones else None
-                self.deliver(local, changed, reply, choices)
+                self.phones.deliver(local, changed, reply, choices)
             self._schedule(local)
             if refused is not None:
                 raise refused
@@ -340,7 +369,7 @@ class Node:
         log.warning("table %s was not saved; reading it back from the store", local.code)
         await self._reload(local)
         self._schedule(local)
-        self.deliver(local, True, None, None)
+        self.phones.deliver(local, True, None, None)
 
     async def read_back(self, local: Local) -> None:
         """Read the table back now if its last turn was lost (:meth:`lost`): before anything tells of it."""
@@ -499,7 +528,7 @@ class Node:
             return
         if "kick" in message:
             node, conn = message["keep"]
-            self.kick(local, int(message["kick"]), (str(node), int(conn)))
+            self.phones.kick(local, int(message["kick"]), (str(node), int(conn)))
             return
         if "announce" in message:
             if message["node"] != self.id:
@@ -532,9 +561,9 @@ class Node:
             same = not gap and connected == table.runtime.connected
             makers = predictions_only(fresh) if same else None
             if makers:
-                self.tell_makers(local, makers)
+                self.phones.tell_makers(local, makers)
                 return
-            self.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
+            self.phones.deliver(local, True, None, choices_only(table, pending, fresh) if same else None)
 
     async def _on_command(self, code: str, data: bytes) -> None:
         message = json.loads(data)
@@ -603,7 +632,7 @@ class Node:
             local.owned = True
             await self._reload(local)
             local.table.runtime.since = {pid: self.clock() for pid in local.table.people}
-            for pid in self.present(local.code):
+            for pid in self.phones.present(local.code):
                 local.table.runtime.connected.add(pid)
                 local.table.runtime.since.pop(pid, None)
         log.info("node %s took over table %s", self.id, local.code)
@@ -618,7 +647,7 @@ class Node:
             await self.bus.publish(self._out_channel(local.code), msgspec.json.encode(message))
 
     async def _reannounce(self, local: Local) -> None:
-        for pid in list(self.present(local.code)):
+        for pid in list(self.phones.present(local.code)):
             with contextlib.suppress(TableError):
                 await self.execute(local, ops.Connect(person=pid))
 
@@ -713,7 +742,7 @@ class Node:
         return (
             self.clock() - local.touched >= self.rest_after
             and local.code not in self._lost
-            and not self.watched(local.code)
+            and not self.phones.watched(local.code)
             and (not local.owned or local.table.next_wakeup() is None)
         )
 
@@ -744,7 +773,7 @@ class Node:
                     local.saved += 1
                 local.table.log.records.clear()  # the owner saves them
                 local.table.log.prunable.clear()
-            self.deliver(local, True, None, None)
+            self.phones.deliver(local, True, None, None)
 
     def spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in a task of the node's (cancelled when it stops)."""
