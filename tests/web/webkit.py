@@ -32,6 +32,25 @@ from tests.web.room_proxy import RoomProxy
 
 DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+RENDERER = {"WEBKIT_DISABLE_DMABUF_RENDERER": "1"}
+"""WebKitGTK draws a page's layers with OpenGL and hands them to MiniBrowser as DMA buffers; on a machine with no
+GPU that OpenGL is Mesa's llvmpipe, and with that renderer under Xvfb a still page that scrolls (the start page,
+a phone at a table) was composited again and again: 0.8 s of processor time every 2 s, idle.  With the
+shared-memory renderer it costs 0.1 s (docs/testing.md).  What the page lays out, runs and shows is the same."""
+KICK_ON = """if (!window.__kick) {
+  const dot = document.createElement('div');
+  dot.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;z-index:2147483647';
+  document.documentElement.append(dot);
+  let n = 0;
+  const step = () => {
+    dot.style.background = `rgba(0,0,0,${(n++ % 2) / 250})`;
+    window.__kick.frame = requestAnimationFrame(step);
+  };
+  window.__kick = {dot, frame: requestAnimationFrame(step)};
+}"""
+KICK_OFF = """if (window.__kick) {
+  cancelAnimationFrame(window.__kick.frame); window.__kick.dot.remove(); window.__kick = null;
+}"""
 XVFB = "/usr/bin/Xvfb"
 WATCH = """if (!window.__gtProblems) {
   window.__gtProblems = [];
@@ -189,6 +208,16 @@ class Page:
         field.clear()
         field.send_keys(value)
 
+    def png(self) -> bytes:
+        """A screenshot.  WebKitGTK's snapshot waits for the page's next drawn frame, and with the shared-memory
+        renderer (``RENDERER``) a still page draws none: a dot in a corner, one two-hundred-and-fiftieth opaque,
+        is nudged every frame while it is taken, then removed."""
+        self.js(KICK_ON)
+        try:
+            return bytes(self.driver.get_screenshot_as_png())
+        finally:
+            self.js(KICK_OFF)
+
     def problems(self) -> list[str]:
         self._collect()
         return [f"{self.label}: {line}" for line in self.seen]
@@ -215,7 +244,7 @@ class WebKit:
             {"proxyType": ProxyType.MANUAL, "httpProxy": self.proxy.address, "sslProxy": self.proxy.address}
         )
         log = self.logs / f"webkit-{label}.log"
-        env = {**os.environ, "DISPLAY": self.display}
+        env = {**os.environ, "DISPLAY": self.display, **RENDERER}
         env.pop("WAYLAND_DISPLAY", None)
         driver = None
         for attempt in range(1, STARTS + 1):
