@@ -189,6 +189,7 @@ def test_remove_and_ban_ask_once_and_a_phone_put_out_keeps_no_move_and_no_clock(
     expect(cy.locator("#banner")).to_contain_text(
         "Ann (the host) removed you from this table and will not let you back in."
     )
+    expect(cy.locator("#invite-btn")).to_be_hidden()  # no invitation to a table Cy may not enter
     shot(bob, "host-phone-removed-in-game")
     shot(cy, "host-phone-banned-in-game")
     tap(ann, "deeper")  # the game plays on, for Ann and the bot
@@ -284,6 +285,7 @@ def test_ban_lift_settings_and_handing_the_role_on_in_the_lobby(
     shot(ann, "host-phone-bans-list")
     bob.reload()  # the banned phone stays out (its token, and — were it not a local test — its address)
     expect(bob.locator("#banner")).to_contain_text("will not let you back in")
+    expect(bob.locator("#invite-btn")).to_be_hidden()
     ann.get_by_role("button", name="Lift the ban on Bob").tap()
     expect(bans).to_have_count(0)
     # Handing the role on: Cy is the host now, for good.

@@ -420,7 +420,7 @@ def test_the_host_gives_one_player_more_time_in_webkit(server: ServerProcess, we
     ann.tap("#start")
     bob.wait_text("#clock-label", "No clock for you: take your time")
     ann.wait_text("#clock-label", "Time is up: waiting for the last choice", timeout=15)
-    assert not ann.visible("#move-deeper")  # Ann's silence is locked: no move to make
+    ann.wait_hidden("#move-deeper")  # Ann's silence is locked: no move to make
     shot(bob, "phone-more-time")
     accessible(bob, "a decision on a player's own clock", langs=("ja",))
     bob.tap("#move-deeper")
@@ -592,7 +592,7 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     tap_text(ann, "#sure button", "Yes, remove and ban")  # (asked once)
     cy.wait_text("#banner", "Ann (the host) removed you from this table and will not let you back in.")
     tv.wait_text("#tv-news", "Ann removed Cy and banned them from this table.")
-    for css in ("#game", "#move-deeper", "#move-camp", "#clock"):  # (the banner comes first, the table goes after)
+    for css in ("#game", "#move-deeper", "#move-camp", "#clock", "#invite-btn"):  # (the banner first, the rest after)
         cy.wait_hidden(css)
     assert bob.visible("#move-deeper") and bob.visible("#clock")  # the game goes on
     shot(cy, "host-banned-in-game")

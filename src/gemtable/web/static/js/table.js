@@ -473,9 +473,10 @@ function renderBanner(app) {
   const table = app.table || { me: null };
   const me = table.me;
   const blocks = [];
+  const invite = $('#invite-btn');
+  // No invitation to a table that does not exist, nor to one this person may not enter.
+  if (invite && (app.missing || app.banned)) invite.hidden = true;
   if (app.missing) {
-    const invite = $('#invite-btn');
-    if (invite) invite.hidden = true;  // no QR code for a table that does not exist
     blocks.push([h('h1', { text: t('missing.title', { code: app.code }) }), h('p', { text: t('missing.hint') }),
       h('p', null, h('a', { class: 'btn primary wide', href: '/', text: t('missing.start') }))]);
   }
