@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,56 @@ def test_a_choice_whose_save_fails_is_told_to_nobody_and_the_table_goes_on_as_sa
             told_back = back.frames()[mark:]
             assert [f.get("choice") for f in told_back if f["type"] == "chosen"] == ["camp"], told_back
             assert local.table.play.pending == {0: "camp"}
+        finally:
+            await hub.stop()
+            await hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_reveal_is_saved_and_told_at_once_not_at_the_end_of_the_turn(tmp_path: Path) -> None:
+    """A change that moves the game on (here a reveal) does not wait behind the rest of its turn of the loop:
+    the hub commits the turn then, so by the time the last choice's message is handled its reveal is in the
+    file and on every phone's wire.  A choice that moves nothing waits for the turn's end, as before."""
+
+    async def scenario() -> None:
+        path = tmp_path / "gemtable.sqlite3"
+        hub = Hub(SqliteStore(path), allow_scripts=True)
+        await hub.start()
+        try:
+            table = await hub.create(
+                "10.0.0.1",
+                {
+                    "script": LONG,
+                    "seconds": 60,
+                    "pause": 0.5,
+                    "countdown": 0,
+                    "ready_check": False,
+                    "last_call": 0,
+                    "beat": 0,
+                },
+            )
+            ann, bob = Phone(hub, "10.0.1.1"), Phone(hub, "10.0.1.2")
+            await ann.say(type="join", code=table.code, name="Ann")
+            await bob.say(type="join", code=table.code, name="Bob")
+            await ann.say(type="start")
+            await asyncio.sleep(0.5)
+            decision = ann.last("state")["table"]["decision"]
+            assert ann.last("state")["table"]["me"]["choice"] is None
+            await ann.say(type="choose", move="deeper", decision=decision)
+            held = [json.loads(data or b"{}")["type"] for _, data in hub.gate.held]
+            assert hub.gate.closed and held == ["chosen", "chosen"]  # a choice waits for the turn's end
+            told = [len(ann.socket.wire), len(bob.socket.wire)]
+
+            await bob.say(type="choose", move="deeper", decision=decision)  # the last choice: the card is revealed
+            # No turn of the loop has passed: the reveal was committed and told inside the message's handling.
+            assert not hub.gate.closed and hub.gate.held == []
+            for phone, count in zip([ann, bob], told, strict=True):
+                states = [f for f in phone.frames()[count:] if f["type"] == "state"]
+                assert states and states[-1]["table"]["decision"] > decision, phone.frames()[count:]
+            with sqlite3.connect(path) as other:  # another handle on the file sees the reveal's events
+                (saved,) = other.execute("SELECT MAX(seq) FROM events WHERE code = ?", (table.code,)).fetchone()
+            assert saved == hub.node.tables[table.code].saved
         finally:
             await hub.stop()
             await hub.store.close()

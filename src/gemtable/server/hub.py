@@ -142,7 +142,8 @@ class Hub:
         self.node.lost(lost)
 
     def commit_now(self) -> None:
-        """Save what this turn changed before answering outside a phone's WebSocket (a new table's code)."""
+        """Save what this turn changed now: before answering outside a phone's WebSocket (a new table's code),
+        and when the game moves on (``deliver``), so that its phones are not kept waiting for the turn's end."""
         self.store.commit_turn()
 
     async def stop(self) -> None:
@@ -227,6 +228,8 @@ class Hub:
             moved = self._moments.get(code) != moment  # the game moved on: told at once
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)
+            if moved and self.gate.closed:
+                self.commit_now()  # ...and saved at once, not behind the rest of the loop's turn (``gate.py``)
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
