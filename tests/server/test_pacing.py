@@ -208,6 +208,9 @@ def test_the_game_moving_on_is_never_held_at_an_instant_table(server: ServerProc
             state = ann.state or {}
             decision = state["decision"]
             await ann.choose("deeper", decision=decision)
+            # Two phones' messages have no order between them on the server (its sockets are read in the order
+            # the kernel reports them ready): Ann's choice is taken before Bob makes the last one.
+            await ping(ann)
             await bob.choose("deeper", decision=decision)
             await ping(bob)  # answered after everything the server sent Bob before it
             assert (bob.state or {})["decision"] > decision, "the next card was held back"

@@ -14,11 +14,16 @@ from gemtable.server import protocol as p
 from gemtable.server.conn import Conn
 from gemtable.server.hub import Hub
 from gemtable.server.limits import address_key
-from gemtable.server.websocket import WRITE_NOW
+from gemtable.server.websocket import ON_TEXT, WRITE_NOW
 
 
 class Phones:
-    """The ``/ws`` endpoint: admit a connection, read its text frames into the hub, count it out at the end."""
+    """The ``/ws`` endpoint: admit a connection, read its text frames into the hub, count it out at the end.
+
+    Under uvicorn with ``SmallDeflate`` a text message is handed to the hub as its bytes arrive, in that turn
+    of the loop (``websocket.Inbox``, ``eager.py``); the loop here then reads only what waited behind a message
+    whose handling had to wait, binary frames, and the end of the connection (or is woken when a message
+    closed it)."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -36,11 +41,15 @@ class Phones:
         idle = asyncio.get_running_loop().call_later(self.hub.limits.hello_seconds, _close_if_idle, conn)
         try:  # from here on, whatever happens, the connection is counted out again (``drop``)
             await ws.accept()
-            conn.write_now = ws.scope.get("extensions", {}).get(WRITE_NOW)  # uvicorn with ``SmallDeflate``
+            extensions = ws.scope.get("extensions", {})
+            conn.write_now = extensions.get(WRITE_NOW)  # uvicorn with ``SmallDeflate``
+            on_text = extensions.get(ON_TEXT)
+            if on_text is not None:  # (uvicorn with ``SmallDeflate``: a message is handled as its bytes arrive)
+                on_text(lambda text: self.hub.receive(conn, text), lambda: conn.closed)
             ws.scope["headers"] = []  # read by nobody once open (Host and Origin were checked): ~1 KB a phone
             while not conn.closed:
                 message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                if message["type"] == "websocket.disconnect" or conn.closed:
                     break
                 text = message.get("text")
                 if text is None:  # a binary frame: refused like any other bad message (the rate, the strikes)

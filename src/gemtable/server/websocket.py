@@ -44,7 +44,7 @@ from __future__ import annotations
 import asyncio
 import os
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -54,6 +54,8 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPe
 from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN
 from websockets.typing import ExtensionParameter
+
+from gemtable.server.eager import run_eagerly
 
 CONTEXT = os.environ.get("GEMTABLE_WS_CONTEXT", "0") == "1"
 """Keep a compressor and a decompressor per phone between messages (about 26 + 11 KB a phone with the
@@ -180,26 +182,79 @@ class _Waiters:
                 waiter.set_result(None)
 
 
+WAKE = {"type": "websocket.receive", "text": None}
+"""What the app's task is given when a message handled at once closed its connection (it finds it closed)."""
+
+
+def _never() -> bool:
+    return False
+
+
 class Inbox(_Waiters):
     """What uvicorn's protocol needs of its ``asyncio.Queue`` of messages for the app (``put_nowait``, ``get``,
     ``qsize``, ``empty``), in about 150 bytes instead of about 3 KB: an ``asyncio.Queue`` is three deques and an
     ``Event`` with a fourth, each deque ~760 bytes even when empty, for a queue that is read by one task and
-    holds at most :data:`READ_AHEAD` messages (so a list, and a future only while someone waits)."""
+    holds at most :data:`READ_AHEAD` messages (so a list, and a future only while someone waits).
 
-    __slots__ = ("items",)
+    With a :attr:`handler` (the endpoint's, given through :data:`ON_TEXT`), a text message is not queued: it
+    is handled at once, in the turn of the loop its bytes arrived in (``eager.py``).  Order is kept: while
+    the rest of a message's handling runs as a task (it had to wait for something), the messages after it
+    are queued, and :meth:`get` gives none of them, nor the end of the connection, until that task is done."""
+
+    __slots__ = ("done", "handler", "items", "running")
 
     def __init__(self) -> None:
         super().__init__()
         self.items: list[Any] = []
+        self.handler: Callable[[str], Coroutine[Any, Any, None]] | None = None
+        """Handles a text message at once (or None: every message is queued for the app's task)."""
+        self.done: Callable[[], bool] = _never
+        """Whether the app is done with the connection (it closed it): no message is handled at once any more,
+        and the app's task, waiting for the next message, is woken (:data:`WAKE`) to finish."""
+        self.running: asyncio.Future[None] | None = None
+        """The rest of a message's handling, while it runs as a task."""
 
     def put_nowait(self, item: Any) -> None:
+        handler = self.handler
+        if (
+            handler is not None
+            and self.running is None
+            and not self.items
+            and item["type"] == "websocket.receive"
+            and (text := item.get("text")) is not None
+        ):
+            running = run_eagerly(handler(text))
+            if running is not None:
+                self.running = running
+                running.add_done_callback(self.ran)
+            elif self.done():
+                self.finish()
+            return
         self.items.append(item)
         if self.waiters:
             self.wake()
 
+    def ran(self, _: asyncio.Future[None]) -> None:
+        """The rest of a message's handling is done: the messages queued behind it may go."""
+        self.running = None
+        if self.handler is not None and self.done():
+            self.finish()
+        elif self.waiters:
+            self.wake()
+
+    def finish(self) -> None:
+        """The app closed the connection while handling a message: it handles no more, and its task is woken."""
+        self.handler = None
+        self.items.append(WAKE)
+        if self.waiters:
+            self.wake()
+
+    def deliverable(self) -> bool:
+        return bool(self.items) and self.running is None
+
     async def get(self) -> Any:
-        if not self.items:
-            await self.until(self.qsize)
+        if not self.deliverable():
+            await self.until(self.deliverable)
         return self.items.pop(0)
 
     def qsize(self) -> int:
@@ -236,6 +291,8 @@ class Flag(_Waiters):
 
 WRITE_NOW = "gemtable.write_now"
 """The key, in a phone's ASGI scope's ``extensions``, of :meth:`SmallDeflate.write_now` (``phones.py``)."""
+ON_TEXT = "gemtable.on_text"
+"""The key, in a phone's ASGI scope's ``extensions``, of :meth:`SmallDeflate.on_text` (``phones.py``)."""
 
 
 UVICORN_ATTRIBUTES = (
@@ -326,8 +383,16 @@ class SmallDeflate(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
-        if scope is not None:  # (the app's task is made, not yet run: it finds this in its scope)
+        if scope is not None:  # (the app's task is made, not yet run: it finds these in its scope)
             scope["extensions"][WRITE_NOW] = self.write_now
+            scope["extensions"][ON_TEXT] = self.on_text
+
+    def on_text(self, handler: Callable[[str], Coroutine[Any, Any, None]], done: Callable[[], bool]) -> None:
+        """From now on, ``handler(text)`` handles each text message at once (:class:`Inbox`), until ``done()``
+        says the app closed the connection."""
+        inbox = self.queue
+        assert isinstance(inbox, Inbox)
+        inbox.handler, inbox.done = handler, done
 
     def start_keepalive(self) -> None:
         """uvicorn calls this once it has written the response that opens the connection: from then on the
@@ -403,6 +468,10 @@ class SmallDeflate(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:  # the scope refers to write_now, a method of the protocol, and it to the scope
             scope["extensions"].pop(WRITE_NOW, None)
+            scope["extensions"].pop(ON_TEXT, None)
+        inbox = self.queue
+        if isinstance(inbox, Inbox):  # (the handler refers to the connection, and through it to this)
+            inbox.handler, inbox.done = None, _never
         # asyncio's socket transport refers to itself through its read callback (a bound method), and so
         # would wait for a full collection; it reads no more once the connection is lost.
         if getattr(transport, "_read_ready_cb", None) is not None:
