@@ -242,3 +242,47 @@ def test_a_reveal_is_saved_and_told_at_once_not_at_the_end_of_the_turn(tmp_path:
             await hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_only_the_first_table_to_move_on_in_a_turn_commits_it_early(tmp_path: Path) -> None:
+    """At the instant pace many tables move on in one turn of the loop: the first commits the turn at once, the
+    others are committed together at the turn's end, as every change was before (one commit more a turn, not
+    one a table)."""
+
+    async def scenario() -> None:
+        hub = Hub(SqliteStore(tmp_path / "gemtable.sqlite3"), allow_scripts=True)
+        await hub.start()
+        try:
+            rooms: list[tuple[str, Phone, Phone]] = []
+            for n in range(2):
+                table = await hub.create(
+                    f"10.0.{n}.1",
+                    {"script": LONG, "seconds": 60, "countdown": 0, "ready_check": False, "last_call": 0, "beat": 0},
+                )
+                ann, bob = Phone(hub, f"10.0.{n}.2"), Phone(hub, f"10.0.{n}.3")
+                await ann.say(type="join", code=table.code, name="Ann")
+                await bob.say(type="join", code=table.code, name="Bob")
+                await ann.say(type="start")
+                rooms.append((table.code, ann, bob))
+            await asyncio.sleep(0.5)
+            decisions = [ann.last("state")["table"]["decision"] for _, ann, _ in rooms]
+            for (_, ann, _), decision in zip(rooms, decisions, strict=True):
+                await ann.say(type="choose", move="deeper", decision=decision)
+            await asyncio.sleep(0)  # (a turn of the loop: the choices are committed and told)
+            told = [len(bob.socket.wire) for _, _, bob in rooms]
+
+            # In one turn of the loop (nothing awaited here waits), both tables reveal their next card.
+            for (_, _, bob), decision in zip(rooms, decisions, strict=True):
+                await bob.say(type="choose", move="deeper", decision=decision)
+            (_, _, first), (second_code, _, second) = rooms
+            assert first.last("state")["table"]["decision"] > decisions[0]  # committed and told at once
+            assert len(second.socket.wire) == told[1] and hub.gate.closed  # held for the turn's commit
+            assert {conn for conn, _ in hub.gate.held} >= {second.conn}
+            await asyncio.sleep(0)
+            assert not hub.gate.closed and second.last("state")["table"]["decision"] > decisions[1]
+            assert hub.node.tables[second_code].saved == len(await hub.store.load(second_code))
+        finally:
+            await hub.stop()
+            await hub.store.close()
+
+    asyncio.run(scenario())

@@ -13,9 +13,10 @@ saved, which the node reads back from the store (``Hub._turn_saved``).
 
 A change that moves the game on (a reveal, the next cave, a pause: ``Hub.deliver``'s *moment*) does not
 wait for its turn's end either: the hub commits the turn then, with whatever else the turn has appended so
-far, and its phones are told at once instead of behind every message the rest of the turn handles.  It costs a
-commit more now and then (about 3 % of a reveal's CPU at 1,000 tables of 8 phones) and is what keeps a
-reveal's latency under load within twice a bare WebSocket server's (issue 39; ``docs/benchmarks.md``).
+far, and its phones are told at once instead of behind every message the rest of the turn handles.  Once a
+turn: the tables that move on later in the same turn (many, at the instant pace) are committed with the turn,
+as before, so that it costs at most one commit more a turn.  It keeps a reveal's latency under load within
+twice a bare WebSocket server's (issue 39; ``docs/benchmarks.md``).
 
 A turn that holds many messages (thousands of phones joining at once) does not wait for its end: once
 :data:`HOLD_AT_MOST` messages wait, the gate asks for the turn to be committed now (``flush``), so what it

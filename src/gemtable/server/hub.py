@@ -17,6 +17,7 @@ log (``docs/security.md``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import hmac
@@ -121,6 +122,8 @@ class Hub:
         """The key of the origins (``start`` reads the store's own, the same on every node and after a restart)."""
         self.closed = 0
         """Connections closed so far (the garbage collector's upkeep thaws after many: ``gcpolicy.py``)."""
+        self._committed_early = False
+        """This turn of the loop has committed early once already, for a table that moved on (``deliver``)."""
         self.gate = Gate(self.commit_now)
         """Where phones' messages wait while the changes they tell of are saved (``gate.py``): the embedded
         store commits once a turn of the loop (the phones' connections are given it: ``phones.py``)."""
@@ -140,6 +143,9 @@ class Hub:
             return
         self.gate.fail()
         self.node.lost(lost)
+
+    def _turn_over(self) -> None:
+        self._committed_early = False
 
     def commit_now(self) -> None:
         """Save what this turn changed now: before answering outside a phone's WebSocket (a new table's code),
@@ -228,8 +234,12 @@ class Hub:
             moved = self._moments.get(code) != moment  # the game moved on: told at once
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)
-            if moved and self.gate.closed:
-                self.commit_now()  # ...and saved at once, not behind the rest of the loop's turn (``gate.py``)
+            if moved and self.gate.closed and not self._committed_early:
+                # ...and saved at once, not behind the rest of the loop's turn (``gate.py``): once a turn, so that
+                # a turn of many tables moving on (the instant pace) still commits them together after the first.
+                self._committed_early = True
+                asyncio.get_running_loop().call_soon(self._turn_over)
+                self.commit_now()
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None

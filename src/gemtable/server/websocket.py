@@ -20,6 +20,14 @@ A phone's messages are written to the socket in the sender's turn of the loop wh
 (:meth:`SmallDeflate.write_now`, found by the endpoint in the connection's scope), not through the ASGI
 ``send`` and a writer task each.
 
+A phone's text message is handled as its bytes arrive, in that turn of the loop: the endpoint gives the
+connection's :class:`Inbox` its handler (:meth:`SmallDeflate.on_text`, found in the scope under
+:data:`ON_TEXT`), and the inbox runs it at once (``eager.py``) instead of queueing the message for the phone's
+task, which a wake-up would run in a later turn, behind everything else that turn does.  A task takes over only
+what has to wait; the messages after it, and the end of the connection, wait for it, in order.  (Issue 39: at
+1,000 tables of 8 phones at the human pace, the reveal's p50 and the server's CPU a reveal both lower; figures
+in ``docs/benchmarks.md``.)
+
 Keep-alive pings only where they tell something: a connection is pinged (and closed if it does not
 answer) once it has been silent for :data:`PING_SECONDS`; a phone that spoke in that time proved it is
 there, and its ping is put off to :data:`PING_SECONDS` after the last thing it said
