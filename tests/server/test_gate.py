@@ -286,3 +286,55 @@ def test_only_the_first_table_to_move_on_in_a_turn_commits_it_early(tmp_path: Pa
             await hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_table_that_moves_on_is_told_before_what_the_turn_held_for_other_tables(tmp_path: Path) -> None:
+    """When a table moves on, the early commit sends its phones' messages first, and then what the turn held for
+    other tables before it (their ``chosen``): the reveal is not written behind them.  Each connection keeps
+    its own order."""
+
+    async def scenario() -> None:
+        hub = Hub(SqliteStore(tmp_path / "gemtable.sqlite3"), allow_scripts=True)
+        await hub.start()
+        try:
+            order: list[tuple[str, str]] = []  # (phone, message type), in the order they reached a wire
+            rooms: list[tuple[str, list[Phone]]] = []
+            for n, people in enumerate([3, 2]):
+                table = await hub.create(
+                    f"10.0.{n}.1",
+                    {"script": LONG, "seconds": 60, "countdown": 0, "ready_check": False, "last_call": 0, "beat": 0},
+                )
+                phones = [Phone(hub, f"10.0.{n}.{2 + i}") for i in range(people)]
+                for i, phone in enumerate(phones):
+                    await phone.say(type="join", code=table.code, name=f"P{n}{i}")
+                await phones[0].say(type="start")
+                rooms.append((table.code, phones))
+            await asyncio.sleep(0.5)
+            (_, waiting), (moving_code, moving) = rooms
+            decisions = [phones[0].last("state")["table"]["decision"] for _, phones in rooms]
+            await moving[0].say(type="choose", move="deeper", decision=decisions[1])
+            await asyncio.sleep(0)  # (a turn of the loop: that choice is committed and told)
+            for n, (_, phones) in enumerate(rooms):
+                for i, phone in enumerate(phones):
+
+                    def logged(data: bytes, name: str = f"P{n}{i}", socket: Socket = phone.socket) -> bool:
+                        order.append((name, json.loads(data)["type"]))
+                        return socket.write_now(data)
+
+                    phone.conn.write_now = logged
+
+            # In one turn of the loop: a choice at the first table (it moves nothing: its ``chosen`` are held),
+            # then the last choice at the second, which reveals its card.
+            await waiting[0].say(type="choose", move="deeper", decision=decisions[0])
+            assert len(hub.gate.held) == 3 and order == []
+            await moving[1].say(type="choose", move="deeper", decision=decisions[1])
+            assert moving[1].last("state")["table"]["decision"] > decisions[1]
+            assert not hub.gate.closed and hub.node.tables[moving_code].saved == len(await hub.store.load(moving_code))
+            told = [name for name, _ in order]
+            assert told[:2] == ["P10", "P11"] and sorted(told[2:]) == ["P00", "P01", "P02"], order
+            assert [kind for name, kind in order if name.startswith("P0")] == ["chosen"] * 3
+        finally:
+            await hub.stop()
+            await hub.store.close()
+
+    asyncio.run(scenario())

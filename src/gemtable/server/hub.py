@@ -239,7 +239,9 @@ class Hub:
                 # a turn of many tables moving on (the instant pace) still commits them together after the first.
                 self._committed_early = True
                 asyncio.get_running_loop().call_soon(self._turn_over)
+                self.gate.first = code  # (its phones are told first: then what the turn held for others)
                 self.commit_now()
+                self.gate.first = None
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
