@@ -288,10 +288,11 @@ def test_only_the_first_table_to_move_on_in_a_turn_commits_it_early(tmp_path: Pa
     asyncio.run(scenario())
 
 
-def test_the_table_that_moves_on_is_told_before_what_the_turn_held_for_other_tables(tmp_path: Path) -> None:
-    """When a table moves on, the early commit sends its phones' messages first, and then what the turn held for
-    other tables before it (their ``chosen``): the reveal is not written behind them.  Each connection keeps
-    its own order."""
+def test_the_tables_that_move_on_are_told_before_what_the_turn_held_for_other_tables(tmp_path: Path) -> None:
+    """When the gate opens, the phones of the tables that moved on are sent their messages first, and then what
+    the turn held for other tables (their ``chosen``): a reveal is not written behind them.  So at the early
+    commit of the first table to move on in a turn, and at the turn's end for the next ones.  Each connection
+    keeps its own order."""
 
     async def scenario() -> None:
         hub = Hub(SqliteStore(tmp_path / "gemtable.sqlite3"), allow_scripts=True)
@@ -299,7 +300,7 @@ def test_the_table_that_moves_on_is_told_before_what_the_turn_held_for_other_tab
         try:
             order: list[tuple[str, str]] = []  # (phone, message type), in the order they reached a wire
             rooms: list[tuple[str, list[Phone]]] = []
-            for n, people in enumerate([3, 2]):
+            for n, people in enumerate([3, 2, 2, 3]):
                 table = await hub.create(
                     f"10.0.{n}.1",
                     {"script": LONG, "seconds": 60, "countdown": 0, "ready_check": False, "last_call": 0, "beat": 0},
@@ -310,10 +311,11 @@ def test_the_table_that_moves_on_is_told_before_what_the_turn_held_for_other_tab
                 await phones[0].say(type="start")
                 rooms.append((table.code, phones))
             await asyncio.sleep(0.5)
-            (_, waiting), (moving_code, moving) = rooms
+            (_, waiting), (first_code, first), (next_code, following), (_, also_waiting) = rooms
             decisions = [phones[0].last("state")["table"]["decision"] for _, phones in rooms]
-            await moving[0].say(type="choose", move="deeper", decision=decisions[1])
-            await asyncio.sleep(0)  # (a turn of the loop: that choice is committed and told)
+            await first[0].say(type="choose", move="deeper", decision=decisions[1])
+            await following[0].say(type="choose", move="deeper", decision=decisions[2])
+            await asyncio.sleep(0)  # (a turn of the loop: those choices are committed and told)
             for n, (_, phones) in enumerate(rooms):
                 for i, phone in enumerate(phones):
 
@@ -323,16 +325,26 @@ def test_the_table_that_moves_on_is_told_before_what_the_turn_held_for_other_tab
 
                     phone.conn.write_now = logged
 
-            # In one turn of the loop: a choice at the first table (it moves nothing: its ``chosen`` are held),
-            # then the last choice at the second, which reveals its card.
+            # In one turn of the loop: a choice at the waiting table (it moves nothing: its ``chosen`` are held),
+            # then the last choice at the first table, which reveals its card and commits the turn at once...
             await waiting[0].say(type="choose", move="deeper", decision=decisions[0])
             assert len(hub.gate.held) == 3 and order == []
-            await moving[1].say(type="choose", move="deeper", decision=decisions[1])
-            assert moving[1].last("state")["table"]["decision"] > decisions[1]
-            assert not hub.gate.closed and hub.node.tables[moving_code].saved == len(await hub.store.load(moving_code))
+            await first[1].say(type="choose", move="deeper", decision=decisions[1])
+            assert first[1].last("state")["table"]["decision"] > decisions[1]
+            assert not hub.gate.closed and hub.node.tables[first_code].saved == len(await hub.store.load(first_code))
             told = [name for name, _ in order]
             assert told[:2] == ["P10", "P11"] and sorted(told[2:]) == ["P00", "P01", "P02"], order
-            assert [kind for name, kind in order if name.startswith("P0")] == ["chosen"] * 3
+            # ...then a choice at another waiting table, and the last at the third, held for the turn's end.
+            order.clear()
+            await also_waiting[0].say(type="choose", move="deeper", decision=decisions[3])
+            await following[1].say(type="choose", move="deeper", decision=decisions[2])
+            assert hub.gate.closed and order == []
+            await asyncio.sleep(0)
+            assert not hub.gate.closed and following[1].last("state")["table"]["decision"] > decisions[2]
+            told = [name for name, _ in order]
+            assert told[:2] == ["P20", "P21"] and sorted(told[2:]) == ["P30", "P31", "P32"], order
+            assert hub.node.tables[next_code].saved == len(await hub.store.load(next_code))
+            assert [kind for name, kind in order if name.startswith("P3")] == ["chosen"] * 3
         finally:
             await hub.stop()
             await hub.store.close()

@@ -18,10 +18,10 @@ turn: the tables that move on later in the same turn (many, at the instant pace)
 as before, so that it costs at most one commit more a turn.  It keeps a reveal's latency under load within
 twice a bare WebSocket server's (issue 39; ``docs/benchmarks.md``).
 
-When it commits early for a table that moved on, the gate sends that table's messages first, before what the
-turn held for other tables (their ``chosen``, mostly: a dozen messages on average at 1,000 tables of 8 phones),
-so that the reveal is not written behind them.  Each connection's messages still go out in the order they were
-sent.
+The tables that moved on in a turn are told first: when the gate opens, their phones' messages go out before
+what the turn held for other tables (their ``chosen``, mostly: a dozen messages on average at each early commit
+at 1,000 tables of 8 phones), so that a reveal is not written behind them.  Each connection's messages still go
+out in the order they were sent.
 
 A turn that holds many messages (thousands of phones joining at once) does not wait for its end: once
 :data:`HOLD_AT_MOST` messages wait, the gate asks for the turn to be committed now (``flush``), so what it
@@ -53,7 +53,7 @@ HOLD_AT_MOST = 512
 class Gate:
     """What phones are to be told, held while a turn's changes are being saved."""
 
-    __slots__ = ("closed", "failing", "first", "flush", "held")
+    __slots__ = ("closed", "failing", "flush", "held", "moved")
 
     def __init__(self, flush: Callable[[], None] | None = None) -> None:
         self.closed = False
@@ -65,9 +65,9 @@ class Gate:
         self.flush = flush
         """Commits the turn's changes now (then :meth:`open` or :meth:`fail` is called): asked for once
         :data:`HOLD_AT_MOST` messages wait."""
-        self.first: str | None = None
-        """The table whose phones are sent their messages first when the gate next opens (one that moved on:
-        ``Hub.deliver``); each connection's messages keep their order."""
+        self.moved: set[str] = set()
+        """The tables that moved on while the gate was shut (``Hub.deliver``): their phones are sent their
+        messages first when it opens; each connection's messages keep their order."""
 
     def shut(self) -> None:
         """A change is being saved: messages wait until :meth:`open` (or :meth:`fail`)."""
@@ -88,11 +88,14 @@ class Gate:
         """Saved: everything held goes out, in order."""
         held, self.held = self.held, []
         self.closed = False
-        first, self.first = self.first, None
-        if first is not None:
-            rest = [item for item in held if item[0].code != first]
-            if len(rest) < len(held):
-                held = [item for item in held if item[0].code == first] + rest
+        if self.moved:
+            moved, self.moved = self.moved, set()
+            first: list[tuple[Conn, bytes | None]] = []
+            rest: list[tuple[Conn, bytes | None]] = []
+            for item in held:
+                (first if item[0].code in moved else rest).append(item)
+            if first and rest:
+                held = first + rest
         for conn, data in held:
             if data is CLOSE:
                 conn.close_now()
@@ -103,7 +106,7 @@ class Gate:
         """Not saved: nothing held is sent; the phones it was for are closed, and come back to the table as
         it was saved."""
         held, self.held = self.held, []
-        self.first = None
+        self.moved = set()
         # Until the next turn, or the next change being saved, a message closes its phone too: it may be the
         # rest of a broadcast of what was lost (if :meth:`hold` asked for the commit in the middle of it); a
         # phone closed for nothing comes back, as the others do.

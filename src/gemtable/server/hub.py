@@ -234,14 +234,14 @@ class Hub:
             moved = self._moments.get(code) != moment  # the game moved on: told at once
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)
-            if moved and self.gate.closed and not self._committed_early:
-                # ...and saved at once, not behind the rest of the loop's turn (``gate.py``): once a turn, so that
-                # a turn of many tables moving on (the instant pace) still commits them together after the first.
-                self._committed_early = True
-                asyncio.get_running_loop().call_soon(self._turn_over)
-                self.gate.first = code  # (its phones are told first: then what the turn held for others)
-                self.commit_now()
-                self.gate.first = None
+            if moved and self.gate.closed:
+                self.gate.moved.add(code)  # (its phones are told first when the gate opens: ``gate.py``)
+                if not self._committed_early:
+                    # ...and saved at once, not behind the rest of the loop's turn (``gate.py``): once a turn, so
+                    # that a turn of many tables moving on (the instant pace) commits them together after the first.
+                    self._committed_early = True
+                    asyncio.get_running_loop().call_soon(self._turn_over)
+                    self.commit_now()
         elif reply is not None and not changed:
             mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
             viewer = reply.person if mine else None
