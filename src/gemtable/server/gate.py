@@ -85,7 +85,8 @@ class Gate:
             self.flush()
 
     def open(self) -> None:
-        """Saved: everything held goes out, in order."""
+        """Saved: everything held goes out, the phones of the tables that moved on first (:attr:`moved`), each
+        connection's messages in the order they were sent."""
         held, self.held = self.held, []
         self.closed = False
         if self.moved:
