@@ -330,9 +330,12 @@ def test_at_the_deadline_the_reveal_comes_on_time_whatever_was_chosen(scripted: 
 
     async def room_with(moves: list[str]) -> tuple[float, list[dict[str, Any]], dict[str, Any]]:
         room = await Room(scripted, DECK_A, seconds=seconds).open()
+        # Taken before the start is sent, so the server opens the decision no earlier than this. (Taken when the
+        # spectator sees the game begin, it would be late by however long that frame took to arrive, and a busy
+        # machine would make a reveal on time look early.)
+        opened = time.monotonic()
         await room.players[0].send({"type": "start"})
         await room.spectator.until(lambda s: s["phase"] == "playing")
-        opened = time.monotonic()  # (when the decision opened: no earlier than this)
         await room.wait_all(lambda s: s["phase"] == "playing")
         seen = len(room.spectator.frames)
         for who, move in enumerate(moves):
