@@ -39,11 +39,13 @@ def test_phones_closed_in_the_lobby_free_a_chair_and_the_host_role_for_the_one_w
         state = await zed.join(code, "Zed")
         assert state["me"]["status"] == "watching" and not state["me"]["host"]
         assert state["settings"]["absent_grace"] == GRACE
+        # Before the first phone closes: the server cannot start a grace earlier (taken after the last close, it
+        # was late by every close before it, and a busy machine made a grace kept exactly look short).
+        closed_at = time.monotonic()
         for client in closed:  # every phone in a chair goes dark
             await client.close()
-        closed_at = time.monotonic()
         state = await zed.until(lambda s: s["me"]["status"] == "seated" and s["me"]["host"], 30)
-        assert time.monotonic() - closed_at >= GRACE - 0.5  # not before the grace (the clocks differ a little)
+        assert time.monotonic() - closed_at >= GRACE  # not before the grace
         p0 = person(state, "P0")
         assert p0["status"] == "away" and p0["chair"] is None and not p0["connected"]
         await zed.start()
