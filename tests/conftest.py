@@ -5,7 +5,8 @@ process (the browser tests' Chromium and server are per module), and each proces
 is done.  Started in collection order, the browser modules (``tests/web``, last alphabetically) all ran together
 at the end, four Chromiums at once on two cores, and the longest of them finished last.  Here the modules are
 handed out longest first (each one's seconds in the gate, measured under coverage with four processes), a browser
-module and another in turn, so that the long ones overlap the short and none is left running alone at the end.  A
+module and another in turn (so about half the processes run a browser module at a time: three of the gate's six),
+so that the long ones overlap the short and none is left running alone at the end.  A
 module not listed goes after these, in collection order; the figures need only be roughly right.
 """
 
@@ -59,7 +60,7 @@ COST = {
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest modules first, a browser module and another in turn (two browsers at once on two cores slow each
+    """Longest modules first, a browser module and another in turn (browsers side by side on two cores slow each
     other down; a module that waits on clocks and sockets beside one does not); a module's tests keep their
     order."""
     modules: dict[str, list[pytest.Item]] = {}
