@@ -185,7 +185,16 @@ def test_remove_and_ban_ask_once_and_a_phone_put_out_keeps_no_move_and_no_clock(
     sheet.get_by_role("button", name="Manage Cy").tap()
     sheet.get_by_role("button", name="Remove and ban Cy").tap()
     expect(question.get_by_role("heading")).to_have_text("Remove Cy and ban them from this table?")
+    # (a toast on Cy's screen as the ban lands, as "Ann removed Bob" is for its few seconds: held, whatever the pace)
+    cy.evaluate(
+        "() => { const el = document.querySelector('#toast'); el.textContent = 'Ann removed Bob.'; el.hidden = false; }"
+    )
     question.get_by_role("button", name="Yes, remove and ban").tap()
+    shut_out = cy.wait_for_function(  # (looked at in the frame the banner is drawn in)
+        "() => document.querySelector('#banner').textContent.includes('will not let you back in')"
+        " && {toast: !document.querySelector('#toast').hidden}"
+    ).json_value()
+    assert shut_out == {"toast": False}  # what was said of the table is cleared with the rest of it
     expect(cy.locator("#banner")).to_contain_text(
         "Ann (the host) removed you from this table and will not let you back in."
     )

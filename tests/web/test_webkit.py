@@ -592,7 +592,7 @@ def test_the_host_counts_down_pauses_and_removes_in_webkit(server: ServerProcess
     tap_text(ann, "#sure button", "Yes, remove and ban")  # (asked once)
     cy.wait_text("#banner", "Ann (the host) removed you from this table and will not let you back in.")
     tv.wait_text("#tv-news", "Ann removed Cy and banned them from this table.")
-    for css in ("#game", "#move-deeper", "#move-camp", "#clock", "#invite-btn"):  # (the banner first, the rest after)
+    for css in ("#game", "#move-deeper", "#move-camp", "#clock", "#invite-btn", "#toast"):  # (the banner first)
         cy.wait_hidden(css)
     assert bob.visible("#move-deeper") and bob.visible("#clock")  # the game goes on
     shot(cy, "host-banned-in-game")

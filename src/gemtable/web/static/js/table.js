@@ -167,11 +167,13 @@ function nameRefused(text) {
   error.hidden = !text;
 }
 
-/** Banned: the page says so, and nothing more of the table. */
+/** Banned: the page says so, and nothing more of the table (not even a toast it was told a moment before). */
 function shut(app, by) {
   app.banned = { by };
   app.table = null;
   app.conn.stop();
+  clearTimeout(toastTimer);
+  $('#toast').hidden = true;
   render(app);
 }
 
