@@ -128,6 +128,17 @@ def test_a_generator_bound_run_gives_no_ratio_of_reveals_but_still_one_of_cpu_pe
     assert fair["reveals_per_second"] == 0.5 and fair["reveals_per_second_refused"] is None
 
 
+def test_the_p50_ratio_the_busy_shares_predict_is_reported_beside_the_measured_one() -> None:
+    """ρ / (1 − ρ) of each server's busy share of its core: the ratio a queue's law predicts for the p50s."""
+    ratio = _ratio(_run(300.0, 2.2, 30.0), _run(300.0, 1.5, 30.0))  # 66 % and 45 % of a core
+    assert ratio["latency_p50_queue"] == round((0.66 / 0.34) / (0.45 / 0.55), 3)
+    assert _ratio(_run(300.0, 1.5, 30.0), _run(300.0, 1.5, 30.0))["latency_p50_queue"] == 1.0
+    saturated = _ratio(_run(500.0, 2.2, 30.0), _run(500.0, 1.5, 30.0))  # 110 %: no queue's law of one core
+    assert saturated["latency_p50_queue"] is None and saturated["latency_p50"] == 1.0
+    light = _ratio(_run(100.0, 2.2, 30.0), _run(100.0, 1.5, 30.0))  # 22 % and 15 %: the queue is not what counts
+    assert light["latency_p50_queue"] is None and light["server_cpu_per_reveal"] == round(2.2 / 1.5, 3)
+
+
 def test_bench_server_against_a_running_server_finds_its_process(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -340,10 +340,28 @@ def _ratio(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
         "reveals_per_second": None if bound else div(ours["reveals_per_second"], theirs["reveals_per_second"]),
         "reveals_per_second_refused": refused,
         "latency_p50": div(ours["latency_ms"]["p50"], theirs["latency_ms"]["p50"]),
+        "latency_p50_queue": div(_queue(ours["server_cpu_percent"]), _queue(theirs["server_cpu_percent"])),
         "latency_p99": div(ours["latency_ms"]["p99"], theirs["latency_ms"]["p99"]),
         "server_cpu": div(ours["server_cpu_percent"], theirs["server_cpu_percent"]),
         "rss_per_table": div(ours["rss_per_table_kb"], theirs["rss_per_table_kb"]),
     }
+
+
+QUEUE_FROM = 25.0
+"""Percent of its core from which a server's queue, not the network, is taken to set its reveal's p50 (``_queue``):
+the law was measured with the servers at 38-70 %."""
+
+
+def _queue(cpu_percent: float | None) -> float | None:
+    """A server's wait in its queue, in units of its own time a message: ρ / (1 − ρ), ρ its busy share of its
+    core.  The ratio of the two servers' is the p50 ratio their loads alone predict (docs/benchmarks.md, "The
+    gaps"): a measured ratio near it is the queue's law, one far above it a slower path.  None where ρ is not
+    a share of one core (a cluster's nodes, a server at its limit), or under :data:`QUEUE_FROM` (a light load:
+    the queue is then a small part of a reveal's time, which the network and the phones' own work make)."""
+    if cpu_percent is None or not QUEUE_FROM <= cpu_percent < 100:
+        return None
+    busy = cpu_percent / 100
+    return busy / (1 - busy)
 
 
 def _run_one(options: Options, progress: Any = None, baseline: bool = False) -> dict[str, Any]:
@@ -660,6 +678,7 @@ def print_ratios(result: dict[str, Any]) -> None:
         ("server_cpu_per_message", "server CPU per message"),
         ("reveals_per_second", "reveals per second"),
         ("latency_p50", "latency p50"),
+        ("latency_p50_queue", "  as the busy shares predict"),
         ("latency_p99", "latency p99"),
         ("server_cpu", "server CPU"),
         ("rss_per_table", "RSS per table"),
