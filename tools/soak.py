@@ -73,8 +73,13 @@ from tools.oracles import log_problems, moves_by_decision, probes, record_proble
 ADDRESS_BASE = 160
 BENIGN = {"too-few"}
 """Errors that are the server rightly saying no to a bot: a host starting when too few are back."""
-LATE = {"locked"}
-"""A watcher's prediction that reached the table after its question was locked (it thought past the reveal)."""
+LATE = {"locked", "not-watching", "stale", "no-decision"}
+"""A watcher's prediction that reached the table after its question was locked (it thought past the reveal) or
+after its person walked in to play (a late arrival, at the next cave); a choice that reached it after its
+decision was revealed or its clock ran out, or after the game ended (a phone back from a drop with a moment
+left, or one that thought to the last moment)."""
+REFUSED_CHOICE = frozenset({"stale", "no-decision", "not-your-turn", "paused"})
+"""Errors that refuse the choice in flight: nothing was taken, so nothing is compared with what is shown."""
 START_AGAIN_AFTER = 8.0
 """Seconds after a start when a host that still sees no game (nor countdown) starts again: the countdown
 (5 s on a table the server creates) was cancelled because too few phones were connected at its end."""
@@ -166,6 +171,20 @@ class SoakServer:
 # --- a table of phones -----------------------------------------------------------------------------
 
 
+class _Notice(msgspec.Struct):
+    """A notice of the table's news (``table/news.py``), as far as the checks read it."""
+
+    id: int = 0
+    kind: str = ""
+    seat: int | None = None
+    seats: list[int] = []
+
+
+PLAYED_FOR = frozenset({"missed", "timed_out", "stand_in"})
+"""Notices that say the table played a seat's turn for it (the clock, or a bot standing in): a choice sent before
+one of them was not the one taken (it was lost with a dropped connection, or came after the clock)."""
+
+
 class _Me(msgspec.Struct):
     id: int | None = None
     host: bool = False
@@ -174,6 +193,8 @@ class _Me(msgspec.Struct):
     seat: int | None = None
     audience: msgspec.Raw = msgspec.Raw(b"null")
     """What the phone's person may predict, and their points (``table/audience.py``): a watcher predicts."""
+    news: list[_Notice] = []
+    """The notices about this phone's person (the newest, kept for a phone that was away)."""
 
 
 class _Paused(msgspec.Struct):
@@ -192,6 +213,7 @@ class _View(msgspec.Struct):
     """The start's countdown (read only for whether there is one)."""
     state: msgspec.Raw = msgspec.Raw(b"null")
     """The game's view (JSON ``null`` between games), read through the game's probes."""
+    news: list[_Notice] = []
 
 
 class _Message(msgspec.Struct):
@@ -259,9 +281,12 @@ class Phone:
         """Counts connections: a choice sent on one and confirmed on another has no latency to speak of."""
         self.cut = False
         self.answered: dict[Key, tuple[str, int]] = {}
-        self.sent: tuple[Key, int, str, float, int] | None = None
+        self.sent: tuple[Key, int, str, float, int, int] | None = None
         """The choice in flight: (decision key, decision number, move, when, epoch)."""
         self.taken: dict[Key, str] = {}
+        self.sent_moves: dict[Key, set[str]] = {}
+        """Every move this phone sent at each decision: after a drop, the server may hold one sent before it (the
+        old connection's last message read after the new one's hello), and either is this phone's own."""
         """Choices the server showed this phone as taken."""
         self.seats: dict[int, int] = {}
         self.started = 0
@@ -367,6 +392,8 @@ class Phone:
                 soak.error("lost-seat", f"{self.name} came back as {message.person}, not {self.person}")
         elif message.type == "error":
             code = str(json.loads(raw).get("code"))
+            if code in REFUSED_CHOICE:
+                self.sent = None
             if code in LATE:
                 soak.benign[code] = soak.benign.get(code, 0) + 1
             elif code in BENIGN:
@@ -499,7 +526,7 @@ class Phone:
         reveal, a tile on the board: what the game's probes read there)."""
         if self.sent is None:
             return
-        key, decision, move, at, epoch = self.sent
+        key, decision, move, at, epoch, since = self.sent
         me = view.me
         taken = None
         if view.decision == decision and me is not None and me.choice is not None:
@@ -513,7 +540,13 @@ class Phone:
         if taken is None:
             return  # the phone missed the moment (it was away): nothing to check
         if taken != move:
-            self.soak.error("wrong-choice", f"{self.name} chose {move} and was shown {taken}")
+            seat = self.seats.get(key[0])
+            if epoch != self.epoch and taken in self.sent_moves.get(key, ()):
+                self.soak.benign["sent-before-a-drop"] = self.soak.benign.get("sent-before-a-drop", 0) + 1
+            elif view.decision > decision and _played_for(view, seat, since):
+                self.soak.benign["played-for"] = self.soak.benign.get("played-for", 0) + 1
+            else:
+                self.soak.error("wrong-choice", f"{self.name} chose {move} and was shown {taken}")
         self.taken[key] = taken
         if epoch == self.epoch:
             self.soak.latency.append(time.monotonic() - at)
@@ -550,7 +583,9 @@ class Phone:
         view = self.view
         if view is None or view.decision != decision or view.me is None or view.me.choice is not None:
             return  # the moment passed (a reveal, a drop) while thinking
-        self.sent = (key, decision, move, time.monotonic(), self.epoch)
+        since = max((notice.id for notice in (*view.news, *view.me.news)), default=0)
+        self.sent = (key, decision, move, time.monotonic(), self.epoch, since)
+        self.sent_moves.setdefault(key, set()).add(move)
         self.send(wire.encode(wire.Choose(move=move, decision=decision)).decode())
 
     def send(self, text: str) -> None:
@@ -558,6 +593,15 @@ class Phone:
             return
         self.soak.messages += 1
         self.soak.spawn(self.ws.send(text))
+
+
+def _played_for(view: _View, seat: int | None, since: int) -> bool:
+    """Whether the table says it played ``seat``'s turn for it (a notice newer than notice ``since``)."""
+    notices = (*view.news, *(view.me.news if view.me is not None else ()))
+    return seat is not None and any(
+        notice.id > since and notice.kind in PLAYED_FOR and (notice.seat == seat or seat in notice.seats)
+        for notice in notices
+    )
 
 
 # --- the soak --------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tools.__main__ import main
+from tools.soak import _Me, _Notice, _played_for, _View
 
 
 def test_a_tiny_soak_survives_drops_a_kill_switches_and_holds(capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,3 +90,16 @@ def test_the_tools_run_from_the_repository_as_documented() -> None:
         assert f"python -m tools {tool}" in done.stdout
     done = subprocess.run([sys.executable, "-m", "tools"], cwd=root, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "soak" in done.stdout and "fuzz" in done.stdout
+
+
+def test_a_choice_the_table_played_for_is_told_apart_from_a_wrong_one() -> None:
+    """A phone's choice lost with its connection (or sent after the clock): the table plays the seat's turn for it
+    and says so (``missed``, ``timed_out``, ``stand_in``), and only a notice newer than the choice counts."""
+    missed = _Notice(id=41, kind="missed", seat=2)
+    timed_out = _Notice(id=42, kind="timed_out", seats=[0, 3])
+    view = _View(news=[_Notice(id=40, kind="away", seat=2), missed, timed_out])
+    assert _played_for(view, 2, since=40) and _played_for(view, 3, since=40)
+    assert not _played_for(view, 2, since=41)  # the table played for seat 2 before the choice was sent
+    assert not _played_for(view, 1, since=0) and not _played_for(view, None, since=0)
+    kept = _View(news=[], me=_Me(news=[_Notice(id=50, kind="stand_in", seat=1)]))  # (the phone's own notices)
+    assert _played_for(kept, 1, since=49) and not _played_for(kept, 1, since=50)
