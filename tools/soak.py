@@ -78,7 +78,7 @@ LATE = {"locked", "not-watching", "stale", "no-decision"}
 after its person walked in to play (a late arrival, at the next cave); a choice that reached it after its
 decision was revealed or its clock ran out, or after the game ended (a phone back from a drop with a moment
 left, or one that thought to the last moment)."""
-REFUSED_CHOICE = frozenset({"stale", "no-decision", "not-your-turn", "paused"})
+REFUSED_CHOICE = frozenset({"stale", "no-decision", "not-your-turn"})
 """Errors that refuse the choice in flight: nothing was taken, so nothing is compared with what is shown."""
 START_AGAIN_AFTER = 8.0
 """Seconds after a start when a host that still sees no game (nor countdown) starts again: the countdown
@@ -282,11 +282,11 @@ class Phone:
         self.cut = False
         self.answered: dict[Key, tuple[str, int]] = {}
         self.sent: tuple[Key, int, str, float, int, int] | None = None
-        """The choice in flight: (decision key, decision number, move, when, epoch)."""
-        self.taken: dict[Key, str] = {}
+        """The choice in flight: (decision key, decision number, move, when, epoch, the newest notice seen then)."""
         self.sent_moves: dict[Key, set[str]] = {}
         """Every move this phone sent at each decision: after a drop, the server may hold one sent before it (the
         old connection's last message read after the new one's hello), and either is this phone's own."""
+        self.taken: dict[Key, str] = {}
         """Choices the server showed this phone as taken."""
         self.seats: dict[int, int] = {}
         self.started = 0
