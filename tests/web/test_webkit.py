@@ -374,7 +374,9 @@ def test_a_booty_hunter_turn_in_webkit(server: ServerProcess, webkit: WebKit) ->
 
 def test_a_tap_while_reconnecting_is_kept_in_webkit(server: ServerProcess, webkit: WebKit) -> None:
     """An iPhone whose connection dropped (the server is killed here): the tap is kept and sent when back."""
-    code = server.create_table(script=[["5", "fire", "7", "fire"]], seconds=60, pause=1)
+    # No clock, and a gone phone holds the decision for 10 minutes: under the clock, Bob's phone gone for 5 s after
+    # the restart (``decisions.GRACE``: a loaded machine, WebKit's reconnect backoff) is rightly sent to camp.
+    code = server.create_table(script=[["5", "fire", "7", "fire"]], turn_clock=False, absent_grace=600, pause=1)
     ann = webkit.phone("ann")
     join(ann, code, "Ann")
     bob = webkit.phone("bob")
