@@ -79,7 +79,9 @@ export class Connection {
 
   retry() {
     this.onStatus('reconnecting');
-    const delay = Math.min(this.soon ? 1000 : 8000, 400 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    // Doubling to 3 s at most (3.75 with the jitter): a phone whose server restarted comes back inside the 5 s a
+    // gone phone holds a reveal up (the server's GRACE), so a healthy phone is not sent to camp for its backoff.
+    const delay = Math.min(this.soon ? 1000 : 3000, 400 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
     this.attempts += 1;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect('reconnecting'), delay);
