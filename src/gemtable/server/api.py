@@ -308,6 +308,7 @@ class Api:
                 "node": self.hub.node.id,
                 "runs": sum(1 for local in tables if local.owned),
                 "follows": sum(1 for local in tables if not local.owned),
+                "busy": self.hub.busy,
             }
         )
 

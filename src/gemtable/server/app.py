@@ -17,6 +17,7 @@ from gemtable.bus import Bus
 from gemtable.server import pages
 from gemtable.server.api import QR_CACHE, Api
 from gemtable.server.budget import RequestBudget
+from gemtable.server.busy import Busy, keep_watch
 from gemtable.server.gcpolicy import keep_frozen
 from gemtable.server.hub import Hub
 from gemtable.server.limits import Limits
@@ -39,9 +40,11 @@ def create_app(
     site: Site | None = None,
     tune_gc: bool = False,
     lease_ttl: float = 3.0,
+    busy: Busy | None = None,
 ) -> App:
     """The application.  ``tune_gc``: keep long-lived objects out of the garbage collector's full
-    collections (``gcpolicy.py``; what ``gemtable serve`` does)."""
+    collections (``gcpolicy.py``; what ``gemtable serve`` does).  ``busy``: tell the tables' chatter less often
+    while this process is busy (``busy.py``; what ``gemtable serve`` does)."""
     hub = hub or Hub(store, limits, allow_scripts=allow_scripts, bus=bus, node_id=node_id, lease_ttl=lease_ttl)
     site = site or Site.build(8000)
 
@@ -49,11 +52,13 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
         gc_task = asyncio.ensure_future(keep_frozen(lambda: hub.closed)) if tune_gc else None
+        busy_task = asyncio.ensure_future(keep_watch(busy, hub.shed)) if busy is not None else None
         try:
             yield
         finally:
-            if gc_task is not None:
-                gc_task.cancel()
+            for task in (gc_task, busy_task):
+                if task is not None:
+                    task.cancel()
             await hub.stop()
             await store.close()
             if bus is not None:

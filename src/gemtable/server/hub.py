@@ -109,6 +109,8 @@ class Hub:
         """In a cluster, the same budgets per address again, kept in Redis and shared by every node (``shared``)."""
         self.connections: dict[str, int] = {}
         self.pacer = Pacer(self.limits.broadcast_seconds)
+        self.busy = False
+        """The server is busy: its tables' chatter is coalesced over a longer interval (:meth:`shed`)."""
         self._moments: dict[str, tuple[int, str, int, bool, bool]] = {}
         """Per table, the moment of the game its last change showed (game, phase, decision, paused, counting
         down): a change to another moment is told at once (``pacing.py``)."""
@@ -146,6 +148,19 @@ class Hub:
 
     def _turn_over(self) -> None:
         self._committed_early = False
+
+    def shed(self, busy: bool, share: float = 0.0) -> None:
+        """The server became busy (or calm again, ``busy.py``): its tables' chatter is told at most once per
+        ``Limits.busy_broadcast_seconds`` (or ``broadcast_seconds`` again)."""
+        calm = self.limits.broadcast_seconds
+        self.pacer.interval = max(calm, self.limits.busy_broadcast_seconds) if busy and calm > 0 else calm
+        self.busy = busy
+        log.info(
+            "%s (%.0f %% of a core): a table's chatter is told at most once every %g s",
+            "busy" if busy else "calm again",
+            100 * share,
+            self.pacer.interval,
+        )
 
     def commit_now(self) -> None:
         """Save what this turn changed now: before answering outside a phone's WebSocket (a new table's code),

@@ -62,6 +62,9 @@ class Limits:
     """A table's changes are told to its phones at most once per this many seconds (``pacing.py``): the
     first change after a quiet spell at once, the ones within it together at its end, as the latest state.
     So no phone gets more than 4 table messages a second, whatever a burst of changes; 0 tells each at once."""
+    busy_broadcast_seconds: float = 1.0
+    """The same while the server is busy (``busy.py``): its tables' chatter coalesced over a second, so that the
+    game's own moments stay quick."""
     joins_per_minute: float = 10.0
     join_burst: float = 20.0
     tables_per_hour: float = 30.0

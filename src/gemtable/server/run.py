@@ -17,6 +17,7 @@ import segno
 import uvicorn
 
 from gemtable.machine import FolderBusy, FolderLock, data_home
+from gemtable.server import busy
 from gemtable.server.app import create_app
 from gemtable.server.guard import guard_server
 from gemtable.server.limits import Limits
@@ -128,6 +129,12 @@ def serve(args: argparse.Namespace) -> int:
         if args.keep_days < 0:
             raise SystemExit("gemtable: --keep-days must be 0 (keep for ever) or more")
         limits = replace(limits, keep_days=args.keep_days)
+    try:
+        busy_at, busy_pace = busy.from_env()
+    except ValueError:
+        raise SystemExit("gemtable: GEMTABLE_BUSY_AT and GEMTABLE_BUSY_PACE must be numbers") from None
+    if busy_pace is not None:
+        limits = replace(limits, busy_broadcast_seconds=busy_pace)
     redis_url = args.redis or os.environ.get("GEMTABLE_REDIS")
     store: Store
     lock: FolderLock | None = None  # held for as long as this process serves its data folder
@@ -176,6 +183,7 @@ def serve(args: argparse.Namespace) -> int:
         site=site,
         tune_gc=True,
         lease_ttl=lease,
+        busy=busy.Busy(busy_at),
     )
 
     def ready() -> None:
