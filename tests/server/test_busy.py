@@ -45,11 +45,21 @@ def test_busy_from_half_a_core_and_calm_again_only_well_under_it() -> None:
         clocks.spend(1.0, share)
         changed = busy.measure()
         seen.append((busy.busy, changed))
-    # Smoothed over the last measures: one second at 0.9 after 0.45 is enough (0.675), a second at 0.4 after
-    # them is not calm (0.4 still counts as busy), and only well under 0.3 is.
+    # Smoothed over the last measures (each counts for half): one second at 0.9 after a rising load is enough
+    # (0.59), seconds at 0.4 and 0.35 after it are not calm, and only well under 0.3 is.
     assert [b for b, _ in seen] == [False, False, False, True, True, True, True, True, False, False, False]
     assert [c for _, c in seen].count(True) == 2  # once busy, once calm again: no flapping in between
     assert BUSY_AT == 0.5 and CALM_AT == 0.3
+
+
+def test_what_came_before_the_watch_does_not_count() -> None:
+    clocks = Clocks()
+    busy = Busy(cpu=lambda: clocks.used, clock=lambda: clocks.wall)
+    clocks.spend(1.0, 1.0)  # the start-up's own work
+    busy.restart()
+    clocks.spend(1.0, 0.1)
+    busy.measure()
+    assert busy.share == pytest.approx(0.05)
 
 
 def test_a_measure_without_time_passing_changes_nothing() -> None:
@@ -57,7 +67,7 @@ def test_a_measure_without_time_passing_changes_nothing() -> None:
     busy = Busy(cpu=lambda: clocks.used, clock=lambda: clocks.wall)
     clocks.used += 10  # (CPU time, and no wall time: a clock that did not move)
     assert busy.measure() is False
-    assert busy.share is None and busy.busy is False
+    assert busy.share == 0.0 and busy.busy is False
 
 
 def test_the_threshold_and_the_pace_come_from_the_environment() -> None:
@@ -84,8 +94,8 @@ def test_the_watch_tells_the_hub_which_paces_its_chatter() -> None:
 
         watch = asyncio.ensure_future(keep_watch(busy, changed, every=0.001))
         try:
-            clocks.spend(1.0, 0.8)
-            while not calls:
+            while not calls:  # a load that lasts: busy within a few measures
+                clocks.spend(1.0, 0.8)
                 await asyncio.sleep(0.001)
             assert hub.busy and hub.pacer.interval == Limits().busy_broadcast_seconds == 1.0
             while len(calls) < 2:  # idle seconds: calm again once the smoothed share is under 0.3

@@ -17,8 +17,9 @@ Why back only under :data:`CALM_AT`: with the chatter coalesced the same load co
 keep the server from switching at every measure.
 
 The share is the process's CPU time (``time.process_time``, on every system) over the wall time, measured every
-:data:`EVERY` seconds and smoothed over the last few.  ``GEMTABLE_BUSY_AT`` sets :data:`BUSY_AT` for `gemtable
-serve` (0: always busy; above 1: never, for comparisons), ``GEMTABLE_BUSY_PACE`` the busy pace in seconds.
+:data:`EVERY` seconds from the start of serving (not the start-up's own work) and smoothed over the last few.
+``GEMTABLE_BUSY_AT`` sets :data:`BUSY_AT` for ``gemtable serve`` (0: always busy; above 1: never, for comparisons),
+``GEMTABLE_BUSY_PACE`` the busy pace in seconds.
 """
 
 from __future__ import annotations
@@ -54,9 +55,14 @@ class Busy:
         self.cpu = cpu
         self.clock = clock
         self.busy = False
-        self.share: float | None = None
-        """The share of a core, smoothed (None before the first measure)."""
+        self.share = 0.0
+        """The share of a core, smoothed: each measure counts for half (a busy second from idle gives at most half
+        a core: a load must last a second or two to count, and is forgotten as fast)."""
         self._last = (clock(), cpu())
+
+    def restart(self) -> None:
+        """Measure from now on (what the process did before, its start say, does not count)."""
+        self._last = (self.clock(), self.cpu())
 
     def measure(self) -> bool:
         """Measure the share since the last measure; True when that made the server busy, or calm again."""
@@ -66,7 +72,7 @@ class Busy:
             return False
         share = max(0.0, used - self._last[1]) / wall
         self._last = (now, used)
-        self.share = share if self.share is None else (self.share + share) / 2
+        self.share = (self.share + share) / 2
         was = self.busy
         if self.share >= self.busy_at:
             self.busy = True
@@ -87,10 +93,11 @@ def from_env(environ: dict[str, str] | None = None) -> tuple[float, float | None
 async def keep_watch(busy: Busy, changed: Callable[[bool, float], None], every: float = EVERY) -> None:
     """Measure every ``every`` seconds for as long as the server runs (cancel it to stop); ``changed(busy, share)``
     when the server becomes busy or calm again."""
+    busy.restart()
     while True:
         await asyncio.sleep(every)
         if busy.measure():
-            changed(busy.busy, busy.share or 0.0)
+            changed(busy.busy, busy.share)
 
 
 __all__ = ["BUSY_AT", "CALM_AT", "EVERY", "Busy", "from_env", "keep_watch"]
