@@ -25,12 +25,9 @@ The share is the process's CPU time (``time.process_time``, on every system) ove
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import time
 from collections.abc import Callable
-
-log = logging.getLogger("gemtable")
 
 BUSY_AT = 0.5
 """The share of a core (smoothed) from which the server counts as busy."""
