@@ -249,6 +249,10 @@ class Hub:
             moved = self._moments.get(code) != moment  # the game moved on: told at once
             self._moments[code] = moment
             self.pacer.request(code, lambda: self._broadcast(local), now=moved)
+            if reply is not None and self.pacer.pending(code):
+                # A phone that said hello or joined is answered at once, whatever the pace (up to a second while
+                # the server is busy): the others are told with the chatter held.
+                self._answer(local, reply, room)
             if moved and self.gate.closed:
                 self.gate.moved.add(code)  # (its phones are told first when the gate opens: ``gate.py``)
                 if not self._committed_early:
@@ -258,9 +262,13 @@ class Hub:
                     asyncio.get_running_loop().call_soon(self._turn_over)
                     self.commit_now()
         elif reply is not None and not changed:
-            mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
-            viewer = reply.person if mine else None
-            reply.send_state(encoded_views(local.table, [viewer], self.clock())[viewer])
+            self._answer(local, reply, room)
+
+    def _answer(self, local: Local, reply: Conn, room: Room | None) -> None:
+        """The table's state to ``reply`` alone, as its person (or an onlooker) may see it."""
+        mine = room is not None and reply.person is not None and room.people.get(reply.person) is reply
+        viewer = reply.person if mine else None
+        reply.send_state(encoded_views(local.table, [viewer], self.clock())[viewer])
 
     def present(self, code: str) -> Collection[int]:
         """The people of table ``code`` whose phones are connected here (``node.Phones``)."""
