@@ -125,14 +125,14 @@ export function goneText(person) {
   return t('st.left');
 }
 
-function statusOf(row, phase) {
+function statusOf(row, phase, own = null) {
   const { person, player } = row;
   if (person.status === 'gone') return ['left', goneText(person)];
   if (person.status === 'away') return ['away', t('st.away')];
   if (person.status === 'waiting' || !player) return ['waiting', t('st.waiting')];
   if (player.status === 'inside') {
     if (phase === 'playing' && person.to_act) {
-      return person.chosen ? ['chosen', t('st.chosen')] : ['deciding', t('st.deciding')];
+      return person.chosen || person.id === own ? ['chosen', t('st.chosen')] : ['deciding', t('st.deciding')];
     }
     return ['inside', t('st.inside')];
   }
@@ -182,8 +182,9 @@ export function renderGame(el, v, ui) {
     if (stage?.renderStage) stage.renderStage(el, v, { reveal: reveal(v, ui), head, path, pathFoot, players: players(v), danger: danger(st, ended), recap }, local);
     else stage ??= import('./stage.js').then((m) => { stage = m; ui.rerender(); });
   } else {
-    put(el, safe(v), reveal(v, ui), recap, head, newCard(v, fresh), path, pathFoot, danger(st, ended),
-      v.mode === 'phone' ? mine(v) : null, players(v));
+    const own = tapped(v, local);
+    put(el, safe(v), reveal(v, ui), recap, head, newCard(v, fresh, own), path, pathFoot, danger(st, ended),
+      v.mode === 'phone' ? mine(v) : null, players(v, own));
   }
   el.classList.toggle('collapsed', Boolean(st.collapsed_by));
   // A new cave (or Play again) on a page scrolled down (the lobby's bots, the results' chart):
@@ -192,12 +193,12 @@ export function renderGame(el, v, ui) {
 }
 
 /** The phone: the card that just turned, large, and who is still deciding. */
-function newCard(v, fresh) {
+function newCard(v, fresh, own = null) {
   const st = v.state;
   if (!st.path.length) return null;
   const last = st.path[st.path.length - 1];
   const deciding = v.table.phase === 'playing'
-    ? v.table.people.filter((p) => p.to_act && !p.chosen).map(personName) : null;
+    ? v.table.people.filter((p) => p.to_act && !p.chosen && p.id !== own).map(personName) : null;
   return h('section', { class: 'newcard', 'aria-label': t('exp.new_card') },
     drawCard(last.card, { lying: last.gems, rules: st.rules,
       cls: [fresh ? 'new' : '', st.collapsed_by ? 'collapser' : ''].join(' ') }),
@@ -262,14 +263,27 @@ export function relicIcons(values) {
     h('span', { class: 'relic-chip', title: t('exp.relic_worth', { n: val }) }, icon('relic'), h('b', { text: val }))));
 }
 
-function players(v) {
+/** The decision a phone's tap answers: the game, the cave and the card. */
+function decisionOf(v) {
+  return `${v.table.game_number}.${v.state.cave}.${v.state.path.length}`;
+}
+
+/** This phone's person, if its tap on the open decision is not yet confirmed by the server: shown as having
+ *  chosen here at once, as the pressed button already says (the server tells it with the table's chatter, up to a
+ *  second later while it is busy: server/busy.py). */
+function tapped(v, local) {
+  const sent = local.optimistic;
+  return sent && v.me && v.table.phase === 'playing' && sent.key === decisionOf(v) ? v.me.id : null;
+}
+
+function players(v, own = null) {
   const st = v.state;
   const rows = roster(v);
   const phase = v.table.phase;
   return h('section', { class: 'players' },
     h('h2', { class: 'h3', text: t('exp.players') }),
     h('ul', null, rows.map((row) => {
-      const [code, label] = statusOf(row, phase);
+      const [code, label] = statusOf(row, phase, own);
       const { person, player } = row;
       const isMe = v.me && v.me.id === person.id;
       return h('li', { class: ['player', `s-${code}`, isMe && 'is-me'] },
@@ -400,7 +414,7 @@ export function renderActions(el, v, ui) {
   }
   local.silence.textContent = v.table.settings.turn_clock === false
     ? t('exp.silence_free', { n: Math.round(v.table.settings.absent_grace) }) : t('exp.silence');
-  local.decision = `${table.game_number}.${st.cave}.${st.path.length}`;
+  local.decision = decisionOf(v);
   if (local.optimistic && (local.optimistic.key !== local.decision || me.choice === local.optimistic.move)) {
     local.optimistic = null;
   }
