@@ -6,8 +6,9 @@ most once per ``Limits.broadcast_seconds`` (0.25 s).  While this server's proces
 more, it tells it at most once per ``Limits.busy_broadcast_seconds`` (1 s) instead, until its share is back under
 :data:`CALM_AT`.  Then "Bob has chosen" reaches the other phones up to a second late; a reveal, the next card and
 everything else that moves the game on still go out at once (the pacer never holds those), the first change after
-a quiet second too, and a chooser's own phone shows its choice as it is tapped (the page does not wait for the
-server).  A server of a few tables never gets there: it stays at 0.25 s.
+a quiet second too, a phone that says hello or joins is answered at once (``Hub.deliver``), and a chooser's own
+phone shows its choice as it is tapped, everywhere on its page (the page does not wait for the server).  A server
+of a few tables never gets there: it stays at 0.25 s.
 
 Why half a core: a reveal waits for whatever the event loop has to do before it, and at a busy share ρ that wait
 grows as ρ / (1 − ρ), a queue's law (``docs/benchmarks.md`` measures it): at half a core the wait is already as long
