@@ -38,7 +38,7 @@ export const HAZARDS = ['snakes', 'spiders', 'mummies', 'fire', 'rockfall'];
 
 const isTreasure = (card) => /^\d+$/.test(card);
 
-// --- gems -----------------------------------------------------------------------------
+// --- gems
 
 export const rubies = (rules) => rules && rules.gem_display === 'rubies';
 
@@ -68,7 +68,7 @@ export function gems(n, rules, cls = '') {
     h('span', { class: 'sr-only', text: ` (${label})` }));
 }
 
-// --- cards ----------------------------------------------------------------------------
+// --- cards
 
 export function cardName(card, rules) {
   if (isTreasure(card)) return rubies(rules) ? t('n.rubies', { n: Number(card) }) : t('n.gems', { n: Number(card) });
@@ -96,7 +96,7 @@ export function drawCard(card, { lying = 0, rules = null, cls = '' } = {}) {
     icon(card), h('span', { class: 'cn', text: name }));
 }
 
-// --- who is who -----------------------------------------------------------------------
+// --- who is who
 
 export function nameOf(seat, names) {
   return names[seat] ?? t('word.seat', { n: seat + 1 });
@@ -140,7 +140,7 @@ function statusOf(row, phase, own = null) {
   return ['out', t('st.out')];
 }
 
-// --- the game on a phone or a TV ------------------------------------------------------
+// --- the game on a phone or a TV
 
 /** Show the last cave's final reveal or collapse for the usual pause before the results (table.js). */
 export const holdResults = true;
@@ -263,14 +263,11 @@ export function relicIcons(values) {
     h('span', { class: 'relic-chip', title: t('exp.relic_worth', { n: val }) }, icon('relic'), h('b', { text: val }))));
 }
 
-/** The decision a phone's tap answers: the game, the cave and the card. */
 function decisionOf(v) {
   return `${v.table.game_number}.${v.state.cave}.${v.state.path.length}`;
 }
 
-/** This phone's person, if its tap on the open decision is not yet confirmed by the server: shown as having
- *  chosen here at once, as the pressed button already says (the server tells it with the table's chatter, up to a
- *  second later while it is busy: server/busy.py). */
+/** Me, while my tap awaits the server's word (up to 1 s on a busy server): shown chosen at once. */
 function tapped(v, local) {
   const sent = local.optimistic;
   return sent && v.me && v.table.phase === 'playing' && sent.key === decisionOf(v) ? v.me.id : null;
@@ -388,7 +385,7 @@ function tookText(seat, banked, share, names, rules) {
   return t('exp.took', { name, carried: gemsText(banked, rules), share: gemsText(share, rules) });
 }
 
-// --- the two buttons ------------------------------------------------------------------
+// --- the two buttons
 
 export function renderActions(el, v, ui) {
   const local = ui.local;
@@ -437,12 +434,12 @@ export function renderActions(el, v, ui) {
   document.body.style.setProperty('--actions-h', `${Math.ceil(el.getBoundingClientRect().height)}px`);
 }
 
-// --- the results ----------------------------------------------------------------------
+// --- the results
 
 /** Scores, winners and the chart (results.js beside this module). */
 export const renderResults = resultsLater(() => import('./results.js'));
 
-// --- what changed ---------------------------------------------------------------------
+// --- what changed
 
 /** "Final scores: Ann 8, Bob 4." (best first), as the live region says it. */
 export function standings(scores, names) {
