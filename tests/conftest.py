@@ -4,10 +4,11 @@
 process (the browser tests' Chromium and server are per module), and each process takes the next module when it
 is done.  Started in collection order, the browser modules (``tests/web``, last alphabetically) all ran together
 at the end, four Chromiums at once on two cores, and the longest of them finished last.  Here the modules are
-handed out longest first (each one's seconds in the gate, measured under coverage with four processes), a browser
-module and another in turn (so about half the processes run a browser module at a time: three of the gate's six),
-so that the long ones overlap the short and none is left running alone at the end.  A
-module not listed goes after these, in collection order; the figures need only be roughly right.
+handed out longest first (each one's seconds in the gate under coverage with six processes, from pytest's
+``--junitxml``), a browser module and another in turn (so about half the processes run a browser module at a
+time: three of the gate's six), so that the long ones overlap the short and none is left running alone at the
+end.  A module not listed goes after these, in collection order (every browser module is listed, a short one
+too); the figures need only be roughly right.
 """
 
 from __future__ import annotations
@@ -18,45 +19,69 @@ from collections.abc import Iterator
 import pytest
 
 COST = {
-    "tests/web/test_stage_matrix.py": 160,
-    "tests/web/test_a11y.py": 120,
-    "tests/web/test_webkit.py": 228,
-    "tests/web/test_stage.py": 100,
-    "tests/web/test_hold.py": 80,
-    "tests/web/test_night.py": 65,
-    "tests/security/test_limits.py": 110,
-    "tests/security/test_secrecy_wire.py": 60,
-    "tests/web/test_reflow.py": 104,
-    "tests/web/test_installed_wheel.py": 95,
-    "tests/security/test_fuzz_ws.py": 74,
-    "tests/web/test_host.py": 73,
-    "tests/web/test_booty.py": 66,
-    "tests/web/test_rough_edges.py": 65,
-    "tests/web/test_booty_spots.py": 48,
-    "tests/web/test_room.py": 48,
-    "tests/web/test_play.py": 46,
-    "tests/security/test_cheating.py": 45,
-    "tests/web/test_moments.py": 44,
-    "tests/cluster/test_cluster.py": 43,
-    "tests/web/test_tv_pairing.py": 43,
-    "tests/bench/test_bench_server.py": 41,
-    "tests/security/test_origin.py": 39,
+    "tests/web/test_webkit.py": 246,
+    "tests/web/test_a11y.py": 166,
+    "tests/web/test_stage_matrix.py": 159,
+    "tests/security/test_secrecy_wire.py": 108,
+    "tests/web/test_reflow.py": 100,
+    "tests/web/test_stage.py": 88,
+    "tests/security/test_limits.py": 77,
+    "tests/web/test_installed_wheel.py": 70,
+    "tests/lab/test_userbot.py": 70,
+    "tests/cluster/test_cluster.py": 59,
+    "tests/bench/test_bench_server.py": 54,
+    "tests/web/test_host.py": 50,
+    "tests/web/test_hold.py": 47,
+    "tests/web/test_night.py": 44,
+    "tests/platforms/test_windowsish.py": 44,
+    "tests/conformance/test_conformance.py": 43,
+    "tests/server/test_host.py": 42,
+    "tests/cluster/test_redis_auth.py": 42,
+    "tests/security/test_fuzz_ws.py": 41,
+    "tests/web/test_room.py": 41,
     "tests/web/test_recap.py": 38,
-    "tests/tools/test_soak_smoke.py": 32,
-    "tests/web/test_decision_clock.py": 36,
-    "tests/server/test_host.py": 33,
-    "tests/conformance/test_conformance.py": 33,
-    "tests/cluster/test_redis_auth.py": 32,
-    "tests/table/test_table_properties.py": 30,
-    "tests/web/test_lobby.py": 29,
-    "tests/web/test_pages.py": 28,
-    "tests/server/test_table_life.py": 26,
-    "tests/web/test_reconnect.py": 25,
-    "tests/web/test_booty_tv.py": 21,
-    "tests/web/test_switch.py": 20,
-    "tests/security/test_slowloris.py": 19,
-    "tests/web/test_tv_remote.py": 19,
+    "tests/web/test_booty_spots.py": 37,
+    "tests/web/test_rough_edges.py": 37,
+    "tests/tools/test_soak_smoke.py": 36,
+    "tests/web/test_booty.py": 36,
+    "tests/web/test_moments.py": 36,
+    "tests/web/test_booty_tv.py": 34,
+    "tests/server/test_table_life.py": 28,
+    "tests/web/test_pages.py": 25,
+    "tests/table/test_table_properties.py": 24,
+    "tests/web/test_play.py": 24,
+    "tests/test_cli.py": 23,
+    "tests/security/test_slowloris.py": 22,
+    "tests/web/test_decision_clock.py": 22,
+    "tests/security/test_cheating.py": 21,
+    "tests/games/expedition/test_batch.py": 20,
+    "tests/server/test_nobody_stuck.py": 19,
+    "tests/conformance/test_tiny_game_web.py": 18,
+    "tests/security/test_secrecy_hindsight.py": 17,
+    "tests/tools/test_pairs.py": 17,
+    "tests/bench/test_bench_cluster.py": 17,
+    "tests/web/test_lobby.py": 16,
+    "tests/server/test_compact_log.py": 16,
+    "tests/server/test_beat.py": 15,
+    "tests/server/test_keepalive.py": 14,
+    "tests/lab/test_report.py": 14,
+    "tests/web/test_switch.py": 14,
+    "tests/web/test_assets.py": 13,
+    "tests/web/test_reconnect.py": 12,
+    "tests/web/test_beat.py": 11,
+    "tests/web/test_delta.py": 11,
+    "tests/web/test_audience.py": 10,
+    "tests/web/test_tv_pairing.py": 9,
+    "tests/web/test_tv_remote.py": 8,
+    "tests/web/test_night_kept.py": 8,
+    "tests/web/test_address.py": 7,
+    "tests/web/test_remove_absent.py": 7,
+    "tests/web/test_replay.py": 6,
+    "tests/web/test_refused_token.py": 5,
+    "tests/web/test_cross_site.py": 4,
 }
+BROWSER_ELSEWHERE = {"tests/conformance/test_tiny_game_web.py", "tests/lab/test_report.py"}
+"""Modules outside ``tests/web`` that run a browser too."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -67,7 +92,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
     by_cost = sorted(modules, key=lambda module: -COST.get(module, 0))  # (stable: unlisted ones as collected)
-    browsers = [m for m in by_cost if m.startswith("tests/web/") and m in COST]
+    browsers = [m for m in by_cost if m in COST and (m.startswith("tests/web/") or m in BROWSER_ELSEWHERE)]
     others = [m for m in by_cost if m not in browsers]
     order: list[str] = []
     while browsers or others:
